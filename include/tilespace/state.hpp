@@ -1,0 +1,61 @@
+// A puzzle state: which tile stands on each cell of a Board, 0 for the blank.
+//
+// Tiles are numbered 1..N-1 for an N-cell board. Parsing accepts the common spellings
+// ("1 2 3 4 5 6 7 8 0", "123456780", "12345678_", rows split by '/' or newlines, commas; the
+// blank as 0, _ or .) and reports bad input as InputError with a one-line message.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "tilespace/board.hpp"
+#include "tilespace/errors.hpp"
+
+namespace tilespace {
+
+using Tiles = std::array<std::uint8_t, kMaxCells>;  // tile on each cell; cells >= N are 0
+
+struct State {
+  Board board{3, 3};
+  Tiles tiles{};
+  int blank = 0;
+
+  int cells() const noexcept { return board.cells(); }
+
+  // 4 bits per cell, cell c in bits 4c..4c+3: equality and hashing in one word.
+  std::uint64_t packed() const noexcept;
+  static State unpack(const Board& board, std::uint64_t packed);
+
+  // The state after the blank moves to the neighbouring cell `to`.
+  State moved(int to) const noexcept;
+
+  // "1 2 3 4 5 6 7 8 0" style (blank written as 0).
+  std::string to_string() const;
+  // "123456780" for boards of at most 10 cells, else "1-2-...-0": used in file names.
+  std::string compact() const;
+
+  friend bool operator==(const State& a, const State& b) noexcept {
+    return a.board == b.board && a.tiles == b.tiles;
+  }
+};
+
+// The goal with tiles 1..N-1 in row-major order and the blank on `blank_cell`
+// (blank_cell = N-1 gives "1 2 ... N-1 0"; 0 gives "0 1 2 ... N-1").
+State canonical_goal(const Board& board, int blank_cell);
+
+// Parses one state. With `board` given the tile count must match it; otherwise the board is
+// taken from the rows (if split by '/' or newlines) or from a square tile count.
+// Throws InputError naming the problem (wrong count, duplicate, unknown symbol, no blank).
+State parse_state(std::string_view text, const std::optional<Board>& board = std::nullopt);
+
+// Reads a start/goal file: the start on its first line and the goal on its second, or two
+// blocks of rows separated by a blank line. A file with one state yields no goal.
+// Throws InputError if the file cannot be read or parsed.
+std::pair<State, std::optional<State>> read_state_file(const std::string& path,
+                                                       const std::optional<Board>& board = std::nullopt);
+
+}  // namespace tilespace

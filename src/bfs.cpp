@@ -1,0 +1,294 @@
+#include "tilespace/bfs.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <new>
+#include <string>
+
+#include "tilespace/errors.hpp"
+
+namespace tilespace {
+namespace {
+
+constexpr int kVisited = 0;           // bit offset of the visited lane
+constexpr std::uint64_t kLane = 0xFFFF;
+constexpr int kMaxDepth = 254;        // depths are bytes; 255 means "not reached"
+
+int current_lane(int depth) { return 16 + 16 * (depth & 1); }
+int next_lane(int depth) { return 16 + 16 * ((depth + 1) & 1); }
+
+// Everything about the board that the inner loop needs, precomputed.
+struct Geometry {
+  int w, cells, n;
+  std::uint32_t can_right, can_left;  // blank cells not in the last / first column
+  std::uint32_t odd_parity_cells;     // blank cells whose reachable sequences are odd
+  std::array<std::uint64_t, kMaxCells> weight{};  // weight[i] = (n-1-i)!
+
+  explicit Geometry(const Ranker& r)
+      : w(r.board().width()), cells(r.cells()), n(r.seq_len()), can_right(0), can_left(0), odd_parity_cells(0) {
+    for (int c = 0; c < cells; ++c) {
+      if (r.board().col(c) != w - 1) can_right |= 1u << c;
+      if (r.board().col(c) != 0) can_left |= 1u << c;
+      if (r.parity_for(c)) odd_parity_cells |= 1u << c;
+    }
+    for (int i = 0; i < n; ++i) weight[i] = kFactorial[n - 1 - i];
+  }
+};
+
+// The permutations of one group (lexicographic ranks 2g and 2g+1) with their Lehmer digits,
+// kept up to date while the scan walks the groups in increasing order.
+class GroupCursor {
+ public:
+  explicit GroupCursor(int n) : n_(n) {}
+
+  void go_to(std::uint64_t g) {
+    if (g > g_ && g - g_ <= 64 && g_ != kNone) {
+      while (g_ < g) increment();
+    } else {
+      seek(g);
+    }
+    materialize();
+  }
+
+  // Variant 0: lexrank 2g; variant 1: 2g+1 (last two entries swapped).
+  const std::uint8_t* seq(unsigned v) const { return s_[v].data(); }
+  const std::uint8_t* digits(unsigned v) const { return d_[v].data(); }
+  unsigned parity0() const { return parity0_; }
+
+ private:
+  static constexpr std::uint64_t kNone = ~std::uint64_t{0};
+
+  void seek(std::uint64_t g) {
+    std::uint64_t lex = 2 * g;
+    for (int i = 0; i < n_; ++i) {
+      const std::uint64_t f = kFactorial[n_ - 1 - i];
+      d_[0][i] = static_cast<std::uint8_t>(lex / f);
+      lex -= d_[0][i] * f;
+    }
+    g_ = g;
+    dirty_ = 0;
+  }
+  void increment() {  // mixed-radix +1 on digits 0..n-3 (digit i has radix n-i)
+    int i = n_ - 3;
+    while (++d_[0][i] == n_ - i) {
+      d_[0][i] = 0;
+      --i;
+    }
+    dirty_ = std::min(dirty_, i);
+    ++g_;
+  }
+  void materialize() {
+    if (dirty_ >= n_) return;
+    std::uint32_t avail = 0;
+    if (dirty_ == 0) {
+      avail = (1u << n_) - 1u;
+    } else {
+      for (int i = dirty_; i < n_; ++i) avail |= 1u << s_[0][i];
+    }
+    for (int i = dirty_; i < n_; ++i) {
+      const int e = select_bit(avail, d_[0][i]);
+      s_[0][i] = static_cast<std::uint8_t>(e);
+      avail &= ~(1u << e);
+    }
+    dirty_ = n_;
+    unsigned sum = 0;
+    for (int i = 0; i < n_ - 2; ++i) sum += d_[0][i];
+    parity0_ = sum & 1u;
+    s_[1] = s_[0];
+    std::swap(s_[1][n_ - 2], s_[1][n_ - 1]);
+    d_[1] = d_[0];
+    d_[1][n_ - 2] = 1;
+  }
+
+  int n_;
+  std::uint64_t g_ = kNone;
+  int dirty_ = 0;
+  unsigned parity0_ = 0;
+  std::array<Sequence, 2> s_{}, d_{};
+};
+
+// Change of the lexicographic rank when the blank, on cell p+W, moves up: the entry at sequence
+// position p moves to p+W-1 and the W-1 entries after it shift left.
+inline std::int64_t delta_up(const Geometry& G, const std::uint8_t* s, const std::uint8_t* d, int p) {
+  const int t = s[p];
+  int smaller = 0;
+  std::int64_t delta = 0;
+  for (int k = 1; k < G.w; ++k) {
+    const int e = s[p + k];
+    delta += static_cast<std::int64_t>(d[p + k] + (t < e)) * static_cast<std::int64_t>(G.weight[p + k - 1]) -
+             static_cast<std::int64_t>(d[p + k]) * static_cast<std::int64_t>(G.weight[p + k]);
+    smaller += e < t;
+  }
+  const int q = p + G.w - 1;
+  return delta + static_cast<std::int64_t>(d[p] - smaller) * static_cast<std::int64_t>(G.weight[q]) -
+         static_cast<std::int64_t>(d[p]) * static_cast<std::int64_t>(G.weight[p]);
+}
+
+// The blank, on cell b, moves down: the entry at position q = b+W-1 moves to b and the W-1
+// entries before it shift right.
+inline std::int64_t delta_down(const Geometry& G, const std::uint8_t* s, const std::uint8_t* d, int b) {
+  const int q = b + G.w - 1;
+  const int t = s[q];
+  int smaller = 0;
+  std::int64_t delta = 0;
+  for (int k = 0; k < G.w - 1; ++k) {
+    const int e = s[b + k];
+    delta += static_cast<std::int64_t>(d[b + k] - (t < e)) * static_cast<std::int64_t>(G.weight[b + k + 1]) -
+             static_cast<std::int64_t>(d[b + k]) * static_cast<std::int64_t>(G.weight[b + k]);
+    smaller += e < t;
+  }
+  return delta + static_cast<std::int64_t>(d[q] + smaller) * static_cast<std::int64_t>(G.weight[b]) -
+         static_cast<std::int64_t>(d[q]) * static_cast<std::int64_t>(G.weight[q]);
+}
+
+// Expands the frontier groups of one block of the scan.
+class Expander {
+ public:
+  Expander(const Geometry& g, std::uint64_t* words, std::uint8_t* depth, int layer)
+      : G_(g), words_(words), depth_(depth), layer_(layer), cur_(current_lane(layer)), next_(next_lane(layer)),
+        cursor_(g.n) {}
+
+  std::uint64_t run(std::uint64_t begin, std::uint64_t end) {
+    for (std::uint64_t g = begin; g < end; ++g) {
+      const std::uint64_t w = std::atomic_ref<std::uint64_t>(words_[g]).load(std::memory_order_relaxed);
+      const auto f = static_cast<std::uint32_t>((w >> cur_) & kLane);
+      if (f) expand(g, f, w);
+    }
+    flush();
+    return found_;
+  }
+
+ private:
+  static constexpr int kRing = 32;  // prefetch distance
+  struct Target {
+    std::uint64_t group;
+    std::uint32_t bit;
+  };
+
+  void expand(std::uint64_t g, std::uint32_t f, std::uint64_t w) {
+    cursor_.go_to(g);
+    std::atomic_ref<std::uint64_t> word(words_[g]);
+    word.fetch_and(~(kLane << cur_), std::memory_order_relaxed);
+
+    const std::uint64_t base = g * static_cast<std::uint64_t>(G_.cells);
+    for (std::uint32_t m = f; m; m &= m - 1) depth_[base + std::countr_zero(m)] = static_cast<std::uint8_t>(layer_);
+
+    // Horizontal moves keep the sequence: shift the lane.
+    const std::uint32_t h = ((f & G_.can_right) << 1) | ((f & G_.can_left) >> 1);
+    if (h & ~static_cast<std::uint32_t>(w >> kVisited)) {
+      const std::uint64_t old = word.fetch_or((std::uint64_t{h} << kVisited) | (std::uint64_t{h} << next_),
+                                              std::memory_order_relaxed);
+      found_ += std::popcount(h & ~static_cast<std::uint32_t>(old >> kVisited) & 0xFFFFu);
+    }
+
+    // Vertical moves: new rank by the Lehmer delta.
+    const std::uint64_t lex0 = 2 * g;
+    for (std::uint32_t m = f; m; m &= m - 1) {
+      const int b = std::countr_zero(m);
+      const unsigned v = ((G_.odd_parity_cells >> b) & 1u) ^ cursor_.parity0();
+      const std::uint8_t* s = cursor_.seq(v);
+      const std::uint8_t* d = cursor_.digits(v);
+      const std::uint64_t lex = lex0 + v;
+      if (b >= G_.w) {
+        const auto to = static_cast<std::uint64_t>(static_cast<std::int64_t>(lex) + delta_up(G_, s, d, b - G_.w));
+        push(to >> 1, 1u << (b - G_.w));
+      }
+      if (b + G_.w < G_.cells) {
+        const auto to = static_cast<std::uint64_t>(static_cast<std::int64_t>(lex) + delta_down(G_, s, d, b));
+        push(to >> 1, 1u << (b + G_.w));
+      }
+    }
+  }
+
+  // Targets wait in a ring while their cache lines are fetched; head_ is the oldest.
+  void push(std::uint64_t group, std::uint32_t bit) {
+    __builtin_prefetch(&words_[group], 1, 3);
+    if (pending_ == kRing) {
+      settle(ring_[head_]);
+      ring_[head_] = {group, bit};
+      head_ = (head_ + 1) % kRing;
+    } else {
+      ring_[(head_ + pending_) % kRing] = {group, bit};
+      ++pending_;
+    }
+  }
+  void flush() {
+    for (; pending_ > 0; --pending_, head_ = (head_ + 1) % kRing) settle(ring_[head_]);
+  }
+
+  void settle(const Target& t) {
+    std::atomic_ref<std::uint64_t> word(words_[t.group]);
+    if (word.load(std::memory_order_relaxed) & (std::uint64_t{t.bit} << kVisited)) return;
+    const std::uint64_t old =
+        word.fetch_or((std::uint64_t{t.bit} << kVisited) | (std::uint64_t{t.bit} << next_), std::memory_order_relaxed);
+    found_ += (old & (std::uint64_t{t.bit} << kVisited)) == 0;
+  }
+
+  const Geometry& G_;
+  std::uint64_t* words_;
+  std::uint8_t* depth_;
+  int layer_, cur_, next_;
+  GroupCursor cursor_;
+  std::array<Target, kRing> ring_{};
+  int head_ = 0, pending_ = 0;
+  std::uint64_t found_ = 0;
+};
+
+}  // namespace
+
+std::uint64_t bfs_work_bytes(const Ranker& ranker) { return ranker.groups() * sizeof(std::uint64_t); }
+
+BfsResult bfs_distances(const Ranker& ranker, std::span<std::uint8_t> depth, const BfsOptions& options) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const Geometry G(ranker);
+  const std::uint64_t groups = ranker.groups();
+  std::vector<std::uint64_t> words;
+  try {
+    words.assign(groups, 0);
+  } catch (const std::bad_alloc&) {
+    throw ResourceError("cannot allocate " + std::to_string(bfs_work_bytes(ranker) >> 20) + " MiB for the search");
+  }
+
+  const int threads = options.threads > 0 ? options.threads : tbb::info::default_concurrency();
+  tbb::task_arena arena(threads);
+  BfsResult result;
+  arena.execute([&] {
+    const std::uint64_t grain = std::max<std::uint64_t>(64, std::min<std::uint64_t>(1u << 14, groups / 64 + 1));
+    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, depth.size(), 1u << 20),
+                      [&](const auto& r) { std::fill(depth.begin() + r.begin(), depth.begin() + r.end(), 0xFF); });
+
+    // The goal: identity sequence (group 0, variant 0 is lexrank 0), blank on its cell.
+    Sequence id{};
+    for (int i = 0; i < G.n; ++i) id[i] = static_cast<std::uint8_t>(i);
+    const std::uint64_t goal = ranker.rank(id, ranker.goal_blank());
+    const std::uint64_t gbit = std::uint64_t{1} << (goal % G.cells);
+    words[goal / G.cells] = (gbit << kVisited) | (gbit << current_lane(0));
+
+    std::uint64_t frontier = 1, total = 1;
+    for (int layer = 0; frontier > 0; ++layer) {
+      if (layer > kMaxDepth) throw ResourceError("search deeper than " + std::to_string(kMaxDepth) + " moves");
+      result.histogram.push_back(frontier);
+      if (options.on_layer)
+        options.on_layer({layer, frontier, total,
+                          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()});
+      frontier = tbb::parallel_reduce(
+          tbb::blocked_range<std::uint64_t>(0, groups, grain), std::uint64_t{0},
+          [&](const tbb::blocked_range<std::uint64_t>& r, std::uint64_t acc) {
+            Expander ex(G, words.data(), depth.data(), layer);
+            return acc + ex.run(r.begin(), r.end());
+          },
+          std::plus<>());
+      total += frontier;
+    }
+  });
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return result;
+}
+
+}  // namespace tilespace
