@@ -180,11 +180,14 @@ class Expander {
     for (std::uint32_t m = f; m; m &= m - 1) depth_[base + std::countr_zero(m)] = static_cast<std::uint8_t>(layer_);
 
     // Horizontal moves keep the sequence: shift the lane.
-    const std::uint32_t h = ((f & G_.can_right) << 1) | ((f & G_.can_left) >> 1);
-    if (h & ~static_cast<std::uint32_t>(w >> kVisited)) {
+    // Only states not visited before this layer: `w` was read during this layer, so it already
+    // shows every earlier layer's states; one found meanwhile by another thread is counted once.
+    const std::uint32_t h =
+        (((f & G_.can_right) << 1) | ((f & G_.can_left) >> 1)) & ~static_cast<std::uint32_t>(w >> kVisited);
+    if (h) {
       const std::uint64_t old = word.fetch_or((std::uint64_t{h} << kVisited) | (std::uint64_t{h} << next_),
                                               std::memory_order_relaxed);
-      found_ += std::popcount(h & ~static_cast<std::uint32_t>(old >> kVisited) & 0xFFFFu);
+      found_ += std::popcount(h & ~static_cast<std::uint32_t>(old >> kVisited));
     }
 
     // Vertical moves: new rank by the Lehmer delta.

@@ -1,1 +1,362 @@
-int main() { return 0; }
+// The `tilespace` command: build, query, stats, solve. A thin layer over the library: it parses
+// options, maps errors to the documented exit codes (errors.hpp) and formats text or JSON.
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <numeric>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tilespace/distance_table.hpp"
+#include "tilespace/errors.hpp"
+#include "tilespace/query.hpp"
+#include "tilespace/rank.hpp"
+#include "tilespace/state.hpp"
+#include "tilespace/table_store.hpp"
+
+using namespace tilespace;
+using nlohmann::json;
+
+namespace {
+
+// Options every subcommand shares.
+struct Common {
+  std::string board, goal, db = "out";
+  int threads = 0;
+  bool progress = false, json = false;
+};
+
+void add_common(CLI::App* app, Common& c, bool goal = true, bool json_flag = true) {
+  app->add_option("--board", c.board, "Board as WxH (default: from the state, else 3x3)");
+  if (goal) app->add_option("--goal", c.goal, "Goal state (default: 1 2 ... N-1 0)");
+  app->add_option("--db", c.db, "Folder of the databases")->capture_default_str();
+  app->add_option("--threads", c.threads, "Threads for builds (0: all cores)")->check(CLI::Range(0, 1024));
+  app->add_flag("--progress", c.progress, "Report each BFS layer on stderr (default: when stderr is a terminal)");
+  if (json_flag) app->add_flag("--json", c.json, "Print JSON");
+}
+
+std::optional<Board> board_option(const Common& c) {
+  if (c.board.empty()) return std::nullopt;
+  auto b = Board::parse(c.board);
+  if (!b) throw InputError("bad --board '" + c.board + "': expected WxH with 2 <= W, H and W*H <= 16");
+  return b;
+}
+
+TableStore make_store(const Common& c) {
+  StoreOptions o;
+  o.dir = c.db;
+  o.bfs.threads = c.threads;
+  if (c.progress || ::isatty(STDERR_FILENO)) {
+    o.bfs.on_layer = [](const LayerReport& r) {
+      std::fprintf(stderr, "  depth %3d  %13llu states  %13llu total  %8.2f s\n", r.depth,
+                   static_cast<unsigned long long>(r.states), static_cast<unsigned long long>(r.total), r.seconds);
+    };
+  }
+  o.note = [](const std::string& s) { std::fprintf(stderr, "tilespace: %s\n", s.c_str()); };
+  return TableStore(std::move(o));
+}
+
+// The start (if given) and the goal, on one board.
+struct Problem {
+  std::optional<State> start;
+  State goal;
+};
+
+Problem read_problem(const Common& c, const std::string& start_text) {
+  auto board = board_option(c);
+  Problem p;
+  if (!start_text.empty()) {
+    p.start = parse_state(start_text, board);
+    board = p.start->board;
+  }
+  if (!c.goal.empty()) {
+    try {
+      p.goal = parse_state(c.goal, board);
+    } catch (const InputError& e) {
+      throw InputError(std::string("goal: ") + e.what());
+    }
+  } else {
+    const Board b = board.value_or(Board(3, 3));
+    p.goal = canonical_goal(b, b.cells() - 1);
+  }
+  return p;
+}
+
+// A START argument may name a file holding the start (and the goal, on its second line).
+std::string resolve_start(const std::string& arg, Common& c) {
+  if (arg.empty() || arg.find_first_of(" \t,\n") != std::string::npos) return arg;
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(arg, ec)) return arg;
+  auto [start, goal] = read_state_file(arg, board_option(c));
+  if (goal && c.goal.empty()) c.goal = goal->to_string();
+  if (c.board.empty()) c.board = start.board.name();
+  return start.to_string();
+}
+
+json tiles_json(const State& s) {
+  json a = json::array();
+  for (int i = 0; i < s.cells(); ++i) a.push_back(s.tiles[i]);
+  return a;
+}
+
+std::string moves_of(const std::vector<State>& path) {
+  std::string m;
+  for (std::size_t i = 1; i < path.size(); ++i) {
+    const int d = path[i].blank - path[i - 1].blank, w = path[i].board.width();
+    m += d == -w ? 'U' : d == w ? 'D' : d == -1 ? 'L' : 'R';
+  }
+  return m;
+}
+
+void print_board(const State& s) {
+  for (int r = 0; r < s.board.height(); ++r) {
+    std::string line = "  ";
+    for (int c = 0; c < s.board.width(); ++c) {
+      const int t = s.tiles[r * s.board.width() + c];
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "%3s", t ? std::to_string(t).c_str() : ".");
+      line += buf;
+    }
+    std::puts(line.c_str());
+  }
+}
+
+// ---- subcommands ----
+
+int cmd_build(Common& c, bool all_goals) {
+  Problem p = read_problem(c, "");
+  TableStore store = make_store(c);
+  const Board& b = p.goal.board;
+  std::vector<int> blanks;
+  if (all_goals) {
+    for (int cell = 0; cell < b.cells(); ++cell) blanks.push_back(cell);
+  } else {
+    blanks.push_back(p.goal.blank);
+  }
+  json out = json::array();
+  for (int blank : blanks) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const DistanceTable& t = store.build(b, blank);
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const auto path = store.path_for(b, blank).string();
+    if (c.json) {
+      out.push_back({{"file", path}, {"goal", tiles_json(t.goal())}, {"states", t.ranker().size()},
+                     {"radius", t.radius()}, {"seconds", secs}});
+    } else {
+      std::printf("built %s: %llu states, radius %d, %.2f s\n", path.c_str(),
+                  static_cast<unsigned long long>(t.ranker().size()), t.radius(), secs);
+    }
+  }
+  if (c.json) std::puts(out.dump().c_str());
+  return kExitOk;
+}
+
+int cmd_query(Common& c, const std::string& start_arg) {
+  const std::string start_text = resolve_start(start_arg, c);
+  if (start_text.empty()) throw InputError("query needs a START state or --batch FILE");
+  Problem p = read_problem(c, start_text);
+  TableStore store = make_store(c);
+  const State& s = *p.start;
+  std::optional<int> d;
+  if (solvable(s, p.goal)) d = store.table(p.goal.board, p.goal.blank).distance(s, p.goal);
+  if (c.json) {
+    json j{{"board", s.board.name()}, {"start", tiles_json(s)}, {"goal", tiles_json(p.goal)}, {"reachable", d.has_value()}};
+    j["length"] = d ? json(*d) : json(nullptr);
+    std::puts(j.dump().c_str());
+  } else if (d) {
+    std::printf("%d\n", *d);
+  } else {
+    std::puts("unreachable");
+  }
+  return d ? kExitOk : kExitUnreachable;
+}
+
+int cmd_batch(Common& c, const std::string& file) {
+  Problem p = read_problem(c, "");
+  TableStore store = make_store(c);
+  std::FILE* in = file == "-" ? stdin : std::fopen(file.c_str(), "rb");
+  if (!in) throw InputError("cannot read " + file);
+  BatchOptions opt;
+  opt.goal = p.goal;
+  opt.json = c.json;
+  BatchStats total;
+  std::string buf, out;
+  std::vector<char> chunk(1 << 22);
+  const auto t0 = std::chrono::steady_clock::now();
+  for (bool eof = false; !eof;) {
+    const std::size_t got = std::fread(chunk.data(), 1, chunk.size(), in);
+    eof = got < chunk.size();
+    buf.append(chunk.data(), got);
+    const std::size_t cut = eof ? buf.size() : buf.rfind('\n') + 1;  // rfind npos+1 == 0: keep all
+    out.clear();
+    const BatchStats s = run_batch(store, std::string_view(buf).substr(0, cut), out, std::cerr, opt);
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    buf.erase(0, cut);
+    opt.first_line += s.lines;
+    total.answered += s.answered;
+    total.unreachable += s.unreachable;
+    total.errors += s.errors;
+  }
+  const bool read_error = std::ferror(in);
+  if (in != stdin) std::fclose(in);
+  if (read_error) throw InputError("error reading " + file);
+  if (c.progress || ::isatty(STDERR_FILENO)) {
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const auto n = total.answered + total.unreachable;
+    std::fprintf(stderr, "tilespace: %llu queries (%llu unreachable, %llu bad) in %.3f s\n",
+                 static_cast<unsigned long long>(n), static_cast<unsigned long long>(total.unreachable),
+                 static_cast<unsigned long long>(total.errors), secs);
+  }
+  return total.errors ? kExitInput : kExitOk;
+}
+
+int cmd_stats(Common& c, bool all_goals) {
+  Problem p = read_problem(c, "");
+  TableStore store = make_store(c);
+  const Board& b = p.goal.board;
+  const DistanceTable& t = store.table(b, p.goal.blank);
+  const auto& h = t.histogram();
+  const std::uint64_t states = t.ranker().size();
+  double sum = 0;
+  for (std::size_t d = 0; d < h.size(); ++d) sum += static_cast<double>(d) * static_cast<double>(h[d]);
+  const double mean = sum / static_cast<double>(states);
+  constexpr std::size_t kListed = 1000;
+  const auto far = t.farthest(p.goal, kListed);
+
+  int longest = -1;
+  json per_goal = json::array();
+  if (all_goals) {
+    for (int cell = 0; cell < b.cells(); ++cell) {
+      const DistanceTable& g = store.table(b, cell);
+      longest = std::max(longest, g.radius());
+      per_goal.push_back({{"blank", cell}, {"radius", g.radius()}, {"farthest_count", g.histogram().back()}});
+    }
+  }
+  if (c.json) {
+    json j{{"board", b.name()}, {"goal", tiles_json(p.goal)}, {"states", states}, {"radius", t.radius()},
+           {"histogram", h}, {"mean", mean}, {"farthest_count", h.back()}};
+    json f = json::array();
+    for (const auto& s : far) f.push_back(tiles_json(s));
+    j["farthest"] = f;
+    if (all_goals) {
+      j["longest"] = longest;
+      j["goals"] = per_goal;
+    }
+    std::puts(j.dump().c_str());
+    return kExitOk;
+  }
+  std::printf("board   %s\ngoal    %s\nstates  %llu\nradius  %d\nmean    %.4f\n", b.name().c_str(),
+              p.goal.to_string().c_str(), static_cast<unsigned long long>(states), t.radius(), mean);
+  std::printf("\ndepth  states\n");
+  for (std::size_t d = 0; d < h.size(); ++d) std::printf("%5zu  %llu\n", d, static_cast<unsigned long long>(h[d]));
+  std::printf("\nstates at the radius (%llu):\n", static_cast<unsigned long long>(h.back()));
+  constexpr std::size_t kShown = 20;
+  for (std::size_t i = 0; i < far.size() && i < kShown; ++i) std::printf("  %s\n", far[i].to_string().c_str());
+  if (h.back() > kShown) std::printf("  ... and %llu more (--json lists up to %zu)\n",
+                                     static_cast<unsigned long long>(h.back() - kShown), kListed);
+  if (all_goals) {
+    std::printf("\nradius by goal blank cell:");
+    for (const auto& g : per_goal) std::printf(" %d", g["radius"].get<int>());
+    std::printf("\nlongest optimal solution between any two states: %d\n", longest);
+  }
+  return kExitOk;
+}
+
+int cmd_solve(Common& c, const std::string& start_arg) {
+  const std::string start_text = resolve_start(start_arg, c);
+  Problem p = read_problem(c, start_text);
+  TableStore store = make_store(c);
+  const State& s = *p.start;
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<State> path;
+  if (solvable(s, p.goal)) path = store.table(p.goal.board, p.goal.blank).descend(s, p.goal);
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const std::string moves = moves_of(path);
+  if (c.json) {
+    json j{{"board", s.board.name()}, {"start", tiles_json(s)}, {"goal", tiles_json(p.goal)}, {"algorithm", "table"},
+           {"solvable", !path.empty()}, {"moves", moves}, {"seconds", secs}};
+    j["length"] = path.empty() ? json(nullptr) : json(path.size() - 1);
+    json pj = json::array();
+    for (const auto& st : path) pj.push_back(tiles_json(st));
+    j["path"] = pj;
+    std::puts(j.dump().c_str());
+  } else if (path.empty()) {
+    std::puts("unreachable");
+  } else {
+    std::printf("%zu moves: %s\n", path.size() - 1, moves.c_str());
+    for (std::size_t i = 0; i < path.size(); ++i) {
+      std::printf("\n%zu%s\n", i, i == 0 ? " (start)" : i + 1 == path.size() ? " (goal)" : "");
+      print_board(path[i]);
+    }
+  }
+  return path.empty() ? kExitUnreachable : kExitOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"tilespace: exhaustive state spaces and optimal solutions of sliding-tile puzzles"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "tilespace 0.1.0");
+  app.footer("Exit codes: 0 ok, 1 unreachable, 2 usage or input error, 3 database file error, 4 out of memory.");
+
+  Common c;
+  bool all_goals = false;
+  std::string start, batch;
+
+  auto* build = app.add_subcommand("build", "Build distance databases into the database folder");
+  add_common(build, c);
+  build->add_flag("--all-goals", all_goals, "One table per blank cell: every (start, goal) pair");
+
+  auto* query = app.add_subcommand("query", "Print the optimal number of moves from START to the goal");
+  query->add_option("start", start, "Start state, e.g. '1 2 3 4 5 6 7 8 0' or 123456780, or a file");
+  add_common(query, c);
+  query->add_option("--batch", batch, "Answer one 'START [GOAL]' a line from FILE ('-' for stdin)");
+
+  auto* stats = app.add_subcommand("stats", "Depth histogram, radius, mean and farthest states");
+  add_common(stats, c);
+  stats->add_flag("--all-goals", all_goals, "Also the longest optimal solution between any two states");
+
+  auto* solve = app.add_subcommand("solve", "Print one optimal move sequence");
+  solve->add_option("start", start, "Start state, or a file with the start (and goal) in it")->required();
+  add_common(solve, c);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return rc == 0 ? kExitOk : kExitInput;
+  }
+  try {
+    if (build->parsed()) return cmd_build(c, all_goals);
+    if (query->parsed()) {
+      if (!batch.empty() && !start.empty()) throw InputError("give either START or --batch FILE, not both");
+      return batch.empty() ? cmd_query(c, start) : cmd_batch(c, batch);
+    }
+    if (stats->parsed()) return cmd_stats(c, all_goals);
+    if (solve->parsed()) return cmd_solve(c, start);
+  } catch (const InputError& e) {
+    std::fprintf(stderr, "tilespace: error: %s\n", e.what());
+    return kExitInput;
+  } catch (const DataError& e) {
+    std::fprintf(stderr, "tilespace: database error: %s\n", e.what());
+    return kExitData;
+  } catch (const ResourceError& e) {
+    std::fprintf(stderr, "tilespace: out of resources: %s\n", e.what());
+    return kExitResource;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "tilespace: out of resources: out of memory\n");
+    return kExitResource;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tilespace: error: %s\n", e.what());
+    return kExitInput;
+  }
+  return kExitInput;
+}

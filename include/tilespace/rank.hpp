@@ -47,6 +47,22 @@ inline std::uint64_t lex_rank(const Sequence& s, int n) noexcept {
   return r;
 }
 
+// Lexicographic rank and parity (sum of the Lehmer digits = number of inversions) in one pass.
+inline std::uint64_t lex_rank_parity(const Sequence& s, int n, unsigned& parity) noexcept {
+  std::uint32_t used = 0;
+  std::uint64_t r = 0;
+  unsigned sum = 0;
+  for (int i = 0; i < n; ++i) {
+    const std::uint32_t below = (1u << s[i]) - 1u;
+    const auto d = static_cast<unsigned>(s[i] - std::popcount(used & below));
+    sum += d;
+    r += d * kFactorial[n - 1 - i];
+    used |= 1u << s[i];
+  }
+  parity = sum & 1u;
+  return r;
+}
+
 // The k-th (from 0) set bit of m; precondition: popcount(m) > k.
 inline int select_bit(std::uint32_t m, int k) noexcept {
   for (; k > 0; --k) m &= m - 1;
@@ -112,6 +128,15 @@ class Ranker {
   // Precondition: reachable(s, blank). Otherwise the result names a different state.
   std::uint64_t rank(const Sequence& s, int blank) const noexcept {
     return (lex_rank(s, seq_len()) >> 1) * static_cast<std::uint64_t>(cells_) + static_cast<std::uint64_t>(blank);
+  }
+
+  // rank(s, blank) if the state is reachable from the goal, else kUnreachable: one pass.
+  static constexpr std::uint64_t kUnreachable = ~std::uint64_t{0};
+  std::uint64_t rank_if_reachable(const Sequence& s, int blank) const noexcept {
+    unsigned parity = 0;
+    const std::uint64_t lex = lex_rank_parity(s, seq_len(), parity);
+    if (parity != parity_for(blank)) return kUnreachable;
+    return (lex >> 1) * static_cast<std::uint64_t>(cells_) + static_cast<std::uint64_t>(blank);
   }
 
   // Inverse of rank: fills s, returns the blank cell. Precondition: r < size().

@@ -1,0 +1,38 @@
+// Batch queries: many "START [GOAL]" lines answered from the distance tables.
+//
+// Each line holds a start and optionally a goal on the batch's board, as N (or 2N) tiles
+// separated by blanks, commas or '/', or as one (or two) compact tokens such as 123456780.
+// Empty lines and lines starting with '#' are skipped. A line is parsed without allocation on the
+// common forms; anything else goes through parse_state, which also words the error messages.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+
+#include "tilespace/table_store.hpp"
+
+namespace tilespace {
+
+struct BatchOptions {
+  State goal;         // used for lines without a goal; also fixes the board
+  bool json = false;  // {"length":n} per line instead of n / unreachable
+  std::uint64_t first_line = 1;  // number of the first line of `input`, for messages
+};
+
+struct BatchStats {
+  std::uint64_t lines = 0, answered = 0, unreachable = 0, errors = 0;
+};
+
+// Answers every line of `input`, appending one output line per query line to `out`; a bad line
+// gives "error" (JSON: {"error":...}) and a message with its line number on `err`.
+BatchStats run_batch(TableStore& store, std::string_view input, std::string& out, std::ostream& err,
+                     const BatchOptions& options);
+
+// Parses one state of `board` from tokens without allocating; nullopt if the tokens are not one
+// of the common forms or not a valid state (the caller then asks parse_state for the message).
+std::optional<State> parse_state_fast(const std::string_view* tokens, int count, const Board& board) noexcept;
+
+}  // namespace tilespace

@@ -1,0 +1,46 @@
+// The folder of distance databases (out/ by default): finds, loads, builds and caches tables.
+//
+// File names are <W>x<H>-<canonical goal>.tsdb, e.g. out/3x3-123456780.tsdb; one file per blank
+// cell of the goal serves every goal with its blank there (see distance_table.hpp).
+// Not thread-safe: one store per thread of control; the tables it hands out are immutable.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <tuple>
+
+#include "tilespace/distance_table.hpp"
+
+namespace tilespace {
+
+struct StoreOptions {
+  std::filesystem::path dir = "out";
+  BfsOptions bfs;                                  // threads and progress for builds
+  std::function<void(const std::string&)> note;   // one-line notices (building, built); may be empty
+};
+
+class TableStore {
+ public:
+  explicit TableStore(StoreOptions options);
+
+  std::filesystem::path path_for(const Board& board, int goal_blank) const;
+
+  // The table for goals with the blank on `goal_blank`: from memory, else loaded from its file,
+  // else built and saved first (with a notice). Throws DataError if the file exists but is bad,
+  // ResourceError if a build does not fit.
+  const DistanceTable& table(const Board& board, int goal_blank);
+
+  // Builds and saves the table even if a file exists (replacing it atomically).
+  const DistanceTable& build(const Board& board, int goal_blank);
+
+ private:
+  using Key = std::tuple<int, int, int>;
+  static Key key(const Board& b, int blank) { return {b.width(), b.height(), blank}; }
+  StoreOptions options_;
+  std::map<Key, std::unique_ptr<DistanceTable>> tables_;
+};
+
+}  // namespace tilespace
