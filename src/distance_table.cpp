@@ -33,11 +33,15 @@ std::uint64_t DistanceTable::build_bytes(const Board& board) {
   return r.size() + bfs_work_bytes(r);
 }
 
-DistanceTable DistanceTable::build(const Board& board, int goal_blank, const BfsOptions& options) {
-  const Ranker ranker(board, goal_blank);
+void DistanceTable::check_fits(const Board& board) {
   const std::uint64_t need = build_bytes(board), have = physical_memory();
   if (have && need > have / 10 * 9)
     throw ResourceError("the " + board.name() + " table needs " + gib(need) + " of memory; this machine has " + gib(have));
+}
+
+DistanceTable DistanceTable::build(const Board& board, int goal_blank, const BfsOptions& options) {
+  const Ranker ranker(board, goal_blank);
+  check_fits(board);
   std::shared_ptr<std::uint8_t[]> data;
   try {
     data.reset(new std::uint8_t[ranker.size()]);

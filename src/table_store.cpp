@@ -15,6 +15,7 @@ const DistanceTable& TableStore::table(const Board& board, int goal_blank) {
   const auto path = path_for(board, goal_blank);
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) {
+    DistanceTable::check_fits(board);
     if (options_.note) options_.note("no database " + path.string() + " yet: building it first");
     const auto& t = build(board, goal_blank);
     if (options_.note)

@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -328,11 +329,27 @@ int main(int argc, char** argv) {
   solve->add_option("start", start, "Start state, or a file with the start (and goal) in it")->required();
   add_common(solve, c);
 
+  if (argc > 1 && argv[1][0] != '-') {
+    const std::string sub = argv[1];
+    if (sub != "build" && sub != "query" && sub != "stats" && sub != "solve") {
+      std::fprintf(stderr, "tilespace: error: unknown subcommand '%s' (build, query, stats, solve; see --help)\n",
+                   sub.c_str());
+      return kExitInput;
+    }
+  }
   try {
     app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    const int rc = app.exit(e);
-    return rc == 0 ? kExitOk : kExitInput;
+    std::string msg = e.what();
+    std::replace(msg.begin(), msg.end(), '\n', ' ');
+    std::fprintf(stderr, "tilespace: error: %s (see --help)\n", msg.c_str());
+    return kExitInput;
   }
   try {
     if (build->parsed()) return cmd_build(c, all_goals);

@@ -34,6 +34,8 @@ class DistanceTable {
 
   // Memory a build needs (table + search words), in bytes.
   static std::uint64_t build_bytes(const Board& board);
+  // Throws ResourceError if a build of this board would not fit in this machine's memory.
+  static void check_fits(const Board& board);
 
   const Ranker& ranker() const noexcept { return ranker_; }
   const Board& board() const noexcept { return ranker_.board(); }

@@ -1,0 +1,239 @@
+// End-to-end runs of the `tilespace` command: answers, JSON keys, exit codes and messages.
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "test_support.hpp"
+#include "tilespace/errors.hpp"
+
+using testing::run_cli;
+using testing::TempDir;
+using nlohmann::json;
+
+namespace {
+
+bool one_line(const std::string& s) { return !s.empty() && s.find('\n') == s.size() - 1; }
+
+}  // namespace
+
+TEST_CASE("cli: query answers classic pairs and builds the database on first use", "[cli]") {
+  TempDir dir;
+  auto r = run_cli("query '2 8 3 1 0 4 7 6 5' --goal '1 2 3 8 0 4 7 6 5'", dir.path);
+  CHECK(r.rc == 0);
+  CHECK(r.out == "4\n");
+  CHECK_THAT(r.err, Catch::Contains("building it first"));
+  CHECK(std::filesystem::exists(dir / "out/3x3-123405678.tsdb"));
+
+  r = run_cli("query '2 4 3 7 1 6 0 5 8'", dir.path);  // default goal 1 2 3 4 5 6 7 8 0
+  CHECK(r.rc == 0);
+  CHECK(r.out == "8\n");
+  r = run_cli("query 123456780", dir.path);
+  CHECK(r.out == "0\n");
+  r = run_cli("query 12345678_ --goal 1,2,3/4,5,6/7,_,8", dir.path);
+  CHECK(r.out == "1\n");
+  r = run_cli("query '1 3 2 4 0 5 6 7 8' --goal '1 2 3 8 0 4 7 6 5'", dir.path);
+  CHECK(r.rc == 0);
+  CHECK(r.err.empty());  // table already there: nothing built
+}
+
+TEST_CASE("cli: unreachable pairs answer 'unreachable' with exit 1", "[cli]") {
+  TempDir dir;
+  auto r = run_cli("query '1 2 3 4 5 6 8 7 0'", dir.path);
+  CHECK(r.rc == tilespace::kExitUnreachable);
+  CHECK(r.out == "unreachable\n");
+  r = run_cli("query '1 2 3 4 5 6 8 7 0' --json", dir.path);
+  CHECK(r.rc == 1);
+  const auto j = json::parse(r.out);
+  CHECK(j["length"].is_null());
+  CHECK(j["reachable"] == false);
+  r = run_cli("solve '1 2 3 4 5 6 8 7 0'", dir.path);
+  CHECK(r.rc == 1);
+  CHECK(r.out == "unreachable\n");
+}
+
+TEST_CASE("cli: bad input gets a one-line error naming it and exit 2", "[cli]") {
+  TempDir dir;
+  struct Case {
+    const char* args;
+    const char* says;
+  };
+  for (const Case& c : {Case{"query '1 2 3 4 5 6 7 8'", "cannot tell the board from 8 tiles"},
+                        Case{"query '1 2 3 4 5 6 7 8' --board 3x3", "expected 9 tiles"},
+                        Case{"query '1 2 3 4 5 6 7 7 0'", "tile 7 appears twice"},
+                        Case{"query '1 2 3 4 5 6 7 x 0'", "unknown symbol 'x'"},
+                        Case{"query '1 2 3 4 5 6 7 9 0'", "tile 9 does not fit"},
+                        Case{"query '1 2 3 4 5 6 7 8 0' --goal '1 2 3'", "goal: expected 9 tiles"},
+                        Case{"query '1 2 3 4 5 0' --board 3x3", "expected 9 tiles for a 3x3 board, got 6"},
+                        Case{"query 123 --board 9x9", "bad --board"},
+                        Case{"query", "needs a START"},
+                        Case{"solve '_ _ 1 2 3 4 5 6 7'", "the blank appears twice"},
+                        Case{"stats --goal '1 2 3 4 5 6 7 8 8'", "appears twice"},
+                        Case{"query --batch /nonexistent/file", "cannot read"},
+                        Case{"query 123456780 --bogus", "bogus"},
+                        Case{"frobnicate", "frobnicate"},
+                        Case{"build --threads -3", "threads"}}) {
+    INFO(c.args);
+    const auto r = run_cli(c.args, dir.path);
+    CHECK(r.rc == tilespace::kExitInput);
+    CHECK_THAT(r.err, Catch::Contains(c.says));
+    CHECK(r.out.empty());
+    CHECK(one_line(r.err));
+  }
+  // A 2x3 state (rows given) has no 3x3 meaning; with --board it works.
+  const auto r = run_cli("query '1 2 3/4 5 0'", dir.path);
+  CHECK(r.rc == 0);
+  CHECK(r.out == "0\n");
+}
+
+TEST_CASE("cli: --help works on every subcommand", "[cli]") {
+  TempDir dir;
+  for (const char* sub : {"", "build ", "query ", "stats ", "solve "}) {
+    const auto r = run_cli(std::string(sub) + "--help", dir.path);
+    CHECK(r.rc == 0);
+    CHECK_THAT(r.out, Catch::Contains(*sub ? "--db" : "Exit codes"));
+  }
+}
+
+TEST_CASE("cli: a corrupt database is exit 3 naming the file, never an answer", "[cli]") {
+  TempDir dir;
+  REQUIRE(run_cli("build", dir.path).rc == 0);
+  const auto db = dir / "out/3x3-123456780.tsdb";
+  std::string bytes = testing::read_file(db);
+  bytes[5000] = static_cast<char>(bytes[5000] ^ 1);
+  testing::write_file(db, bytes);
+  auto r = run_cli("query '8 6 7 2 5 4 3 0 1'", dir.path);
+  CHECK(r.rc == tilespace::kExitData);
+  CHECK(r.out.empty());
+  CHECK_THAT(r.err, Catch::Contains("3x3-123456780.tsdb") && Catch::Contains("checksum"));
+  CHECK(one_line(r.err));
+
+  testing::write_file(db, bytes.substr(0, 3000));
+  r = run_cli("stats", dir.path);
+  CHECK(r.rc == 3);
+  CHECK_THAT(r.err, Catch::Contains("truncated"));
+  // Rebuilding replaces the bad file.
+  REQUIRE(run_cli("build", dir.path).rc == 0);
+  r = run_cli("query '8 6 7 2 5 4 3 0 1'", dir.path);
+  CHECK(r.out == "31\n");
+}
+
+TEST_CASE("cli: build --all-goals and stats", "[cli]") {
+  TempDir dir;
+  auto r = run_cli("build --all-goals --db tables", dir.path);
+  REQUIRE(r.rc == 0);
+  int files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir / "tables")) files += e.path().extension() == ".tsdb";
+  CHECK(files == 9);
+
+  r = run_cli("stats --db tables --json", dir.path);
+  REQUIRE(r.rc == 0);
+  auto j = json::parse(r.out);
+  CHECK(j["states"] == 181440);
+  CHECK(j["radius"] == 31);
+  CHECK(j["histogram"].size() == 32);
+  CHECK(j["histogram"][0] == 1);
+  CHECK(j["histogram"][31] == 2);
+  CHECK(j["farthest"].size() == 2);
+  CHECK(j["farthest"][0].size() == 9);
+
+  r = run_cli("stats --db tables --goal '1 2 3 8 0 4 7 6 5' --all-goals --json", dir.path);
+  REQUIRE(r.rc == 0);
+  j = json::parse(r.out);
+  CHECK(j["radius"] == 30);
+  CHECK(j["farthest_count"] == 148);
+  CHECK(j["longest"] == 31);
+  CHECK(r.err.empty());  // every table loaded from --db, none rebuilt
+
+  r = run_cli("stats --db tables --all-goals", dir.path);
+  CHECK_THAT(r.out, Catch::Contains("longest optimal solution between any two states: 31"));
+  CHECK_THAT(r.out, Catch::Contains("8 6 7 2 5 4 3 0 1"));
+
+  r = run_cli("stats --board 2x3 --json --db tables", dir.path);
+  j = json::parse(r.out);
+  CHECK(j["states"] == 360);
+  CHECK(j["radius"] == 21);
+}
+
+TEST_CASE("cli: a board too large for memory is refused with exit 4", "[cli]") {
+  TempDir dir;
+  const auto r = run_cli("query '1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0'", dir.path);
+  CHECK(r.rc == tilespace::kExitResource);
+  CHECK_THAT(r.err, Catch::Contains("4x4") && Catch::Contains("memory"));
+  CHECK(one_line(r.err));
+}
+
+TEST_CASE("cli: solve prints one optimal, legal path", "[cli]") {
+  TempDir dir;
+  auto r = run_cli("solve '8 6 7 2 5 4 3 0 1' --json", dir.path);
+  REQUIRE(r.rc == 0);
+  const auto j = json::parse(r.out);
+  CHECK(j["length"] == 31);
+  CHECK(j["moves"].get<std::string>().size() == 31);
+  CHECK(j["path"].size() == 32);
+  CHECK(j["path"][0] == json({8, 6, 7, 2, 5, 4, 3, 0, 1}));
+  CHECK(j["path"][31] == json({1, 2, 3, 4, 5, 6, 7, 8, 0}));
+  // Replay the moves on the start and check each state of the path.
+  std::vector<int> s = j["path"][0].get<std::vector<int>>();
+  int blank = 7;
+  const std::string moves = j["moves"];
+  for (std::size_t k = 0; k < moves.size(); ++k) {
+    const int to = blank + (moves[k] == 'U' ? -3 : moves[k] == 'D' ? 3 : moves[k] == 'L' ? -1 : 1);
+    REQUIRE(to >= 0);
+    REQUIRE(to < 9);
+    if (moves[k] == 'L' || moves[k] == 'R') REQUIRE(to / 3 == blank / 3);
+    std::swap(s[blank], s[to]);
+    blank = to;
+    CHECK(j["path"][k + 1].get<std::vector<int>>() == s);
+  }
+  r = run_cli("solve '2 8 3 1 0 4 7 6 5' --goal '1 2 3 8 0 4 7 6 5'", dir.path);
+  CHECK_THAT(r.out, Catch::StartsWith("4 moves: "));
+}
+
+TEST_CASE("cli: start and goal from a file", "[cli]") {
+  TempDir dir;
+  testing::write_file(dir / "start.txt", "1 3 2 4 0 5 6 7 8\n1 2 3 8 0 4 7 6 5\n");
+  const auto direct = run_cli("query '1 3 2 4 0 5 6 7 8' --goal '1 2 3 8 0 4 7 6 5'", dir.path);
+  auto r = run_cli("query start.txt", dir.path);
+  CHECK(r.rc == direct.rc);
+  CHECK(r.out == direct.out);
+  testing::write_file(dir / "bad.txt", "1 3 2 4 0 5 6 7 8\n1 2 3 8 0 4 7 6 6\n");
+  r = run_cli("query bad.txt", dir.path);
+  CHECK(r.rc == 2);
+  CHECK_THAT(r.err, Catch::Contains("bad.txt") && Catch::Contains("appears twice"));
+}
+
+TEST_CASE("cli: query --batch answers every line in order", "[cli]") {
+  TempDir dir;
+  const std::string input =
+      "# start [goal]\n"
+      "2 8 3 1 0 4 7 6 5 1 2 3 8 0 4 7 6 5\n"
+      "123456780\n"
+      "\n"
+      "2 4 3 7 1 6 0 5 8\n"
+      "1 2 3 4 5 6 8 7 0\n"
+      "1 2 3 4 5 6 7 7 0\n"
+      "283104765 123804765\n"
+      "1 2 3\n"
+      "8 6 7 2 5 4 3 0 1\n";
+  testing::write_file(dir / "pairs.txt", input);
+  auto r = run_cli("query --batch pairs.txt", dir.path);
+  CHECK(r.out == "4\n0\n8\nunreachable\nerror\n4\nerror\n31\n");
+  CHECK(r.rc == tilespace::kExitInput);  // some lines were bad
+  CHECK_THAT(r.err, Catch::Contains("line 7: tile 7 appears twice"));
+  CHECK_THAT(r.err, Catch::Contains("line 9: expected a start"));
+
+  r = run_cli("query --batch - --json", dir.path, "2 8 3 1 0 4 7 6 5 1 2 3 8 0 4 7 6 5\n1 2 3 4 5 6 8 7 0\n");
+  CHECK(r.rc == 0);
+  CHECK(r.out == "{\"length\":4}\n{\"length\":null}\n");
+
+  r = run_cli("query --batch - --board 2x3 --goal '0 1 2 3 4 5'", dir.path, "1 0 2 3 4 5\n012345\n");
+  CHECK(r.rc == 0);
+  CHECK(r.out == "1\n0\n");
+}
+
+TEST_CASE("cli: results do not depend on the thread count", "[cli]") {
+  TempDir dir;
+  REQUIRE(run_cli("build --board 2x5 --db one --threads 1", dir.path).rc == 0);
+  REQUIRE(run_cli("build --board 2x5 --db two --threads 2", dir.path).rc == 0);
+  CHECK(testing::read_file(dir / "one/2x5-1234567890.tsdb") == testing::read_file(dir / "two/2x5-1234567890.tsdb"));
+}

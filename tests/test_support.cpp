@@ -1,0 +1,72 @@
+#include "test_support.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+namespace testing {
+
+TempDir::TempDir() {
+  static std::mt19937_64 rng(std::random_device{}());
+  path = std::filesystem::temp_directory_path() / ("tilespace-test-" + std::to_string(::getpid()) + "-" + std::to_string(rng()));
+  std::filesystem::create_directories(path);
+}
+TempDir::~TempDir() {
+  std::error_code ec;
+  std::filesystem::remove_all(path, ec);
+}
+
+void write_file(const std::filesystem::path& p, const std::string& text) {
+  std::ofstream(p, std::ios::binary) << text;
+}
+
+std::string read_file(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+RunResult run_cli(const std::string& args, const std::filesystem::path& cwd, const std::string& input) {
+  TempDir io;
+  write_file(io / "in", input);
+  const std::string cmd = "cd '" + cwd.string() + "' && '" TILESPACE_CLI "' " + args + " <'" + (io / "in").string() +
+                          "' >'" + (io / "out").string() + "' 2>'" + (io / "err").string() + "'";
+  const int status = std::system(cmd.c_str());
+  RunResult r;
+  r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = read_file(io / "out");
+  r.err = read_file(io / "err");
+  return r;
+}
+
+std::unordered_map<std::uint64_t, int> naive_bfs(const tilespace::State& goal) {
+  std::unordered_map<std::uint64_t, int> dist{{goal.packed(), 0}};
+  std::queue<tilespace::State> q;
+  q.push(goal);
+  while (!q.empty()) {
+    const tilespace::State s = q.front();
+    q.pop();
+    const int d = dist[s.packed()];
+    const auto& nb = s.board.neighbours(s.blank);
+    for (int i = 0; i < nb.count; ++i) {
+      const tilespace::State t = s.moved(nb.cell[i]);
+      if (dist.emplace(t.packed(), d + 1).second) q.push(t);
+    }
+  }
+  return dist;
+}
+
+tilespace::State random_state(const tilespace::Board& board, std::mt19937_64& rng) {
+  tilespace::State s{board, {}, 0};
+  for (int c = 0; c < board.cells(); ++c) s.tiles[c] = static_cast<std::uint8_t>(c);
+  std::shuffle(s.tiles.begin(), s.tiles.begin() + board.cells(), rng);
+  for (int c = 0; c < board.cells(); ++c)
+    if (s.tiles[c] == 0) s.blank = c;
+  return s;
+}
+
+}  // namespace testing

@@ -1,0 +1,42 @@
+// Helpers shared by the tests: temporary folders, running the CLI, a naive reference BFS.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <queue>
+#include <random>
+#include <string>
+#include <unordered_map>
+
+#include "tilespace/state.hpp"
+
+namespace testing {
+
+// A fresh empty folder under the system temp dir, removed on destruction.
+struct TempDir {
+  std::filesystem::path path;
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  std::filesystem::path operator/(const std::string& name) const { return path / name; }
+};
+
+struct RunResult {
+  int rc = -1;
+  std::string out, err;
+};
+
+// Runs the tilespace CLI with `args` (shell words, already quoted) in `cwd`, feeding `input` on stdin.
+RunResult run_cli(const std::string& args, const std::filesystem::path& cwd, const std::string& input = "");
+
+// Textbook BFS from `goal` over packed states: distance of every reachable state.
+std::unordered_map<std::uint64_t, int> naive_bfs(const tilespace::State& goal);
+
+// A uniformly random permutation of the board's tiles (reachable from a given goal or not).
+tilespace::State random_state(const tilespace::Board& board, std::mt19937_64& rng);
+
+void write_file(const std::filesystem::path& p, const std::string& text);
+std::string read_file(const std::filesystem::path& p);
+
+}  // namespace testing
