@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Developer entry point: installs the build dependencies, builds into build/ and runs a task.
+#
+#   tools/dev.sh demo   build, then build a database and answer one 8-puzzle query
+#   tools/dev.sh test   build, then run every test (ctest) and exit with its status
+#
+# Works from any directory; everything happens in the repository root.
+set -euo pipefail
+
+usage() {
+  echo "usage: $0 demo|test" >&2
+  exit 2
+}
+
+[[ $# -eq 1 ]] || usage
+task=$1
+case "$task" in
+  demo | test) ;;
+  *) usage ;;
+esac
+
+cd -P -- "$(dirname -- "${BASH_SOURCE[0]}")/.."
+
+# Debian packages the build needs.
+packages=(g++ cmake make pkg-config libtbb-dev libxxhash-dev catch2 libcli11-dev nlohmann-json3-dev)
+
+install_missing() {
+  if ! command -v dpkg-query >/dev/null 2>&1; then
+    echo "dev.sh: not a Debian-based system; make sure these are installed: ${packages[*]}" >&2
+    return 0
+  fi
+  local missing=() p
+  for p in "${packages[@]}"; do
+    if [[ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)" != "install ok installed" ]]; then
+      missing+=("$p")
+    fi
+  done
+  [[ ${#missing[@]} -eq 0 ]] && return 0
+
+  echo "dev.sh: installing ${missing[*]}" >&2
+  local sudo=()
+  if [[ $(id -u) -ne 0 ]]; then
+    if ! command -v sudo >/dev/null 2>&1; then
+      echo "dev.sh: need root or sudo to install: ${missing[*]}" >&2
+      exit 1
+    fi
+    sudo=(sudo)
+  fi
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"
+}
+
+build() {
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+  cmake --build build -j"$(nproc)"
+}
+
+run() {
+  echo "+ $*" >&2
+  "$@"
+}
+
+install_missing
+build
+
+case "$task" in
+  demo)
+    run build/tilespace build
+    run build/tilespace query "1 3 2 4 0 5 6 7 8" --goal "1 2 3 8 0 4 7 6 5"
+    ;;
+  test)
+    status=0
+    # -j1: the big BFS tests need the whole memory bandwidth.
+    ctest --test-dir build --output-on-failure -j1 || status=$?
+    exit "$status"
+    ;;
+esac
