@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "support.hpp"
 #include "tilespace/bfs.hpp"
 #include "tilespace/rank.hpp"
 #include "tilespace/state.hpp"
@@ -108,20 +109,7 @@ std::vector<std::uint8_t> naive_depths(const Board& b, int goal_blank) {
   const State goal = canonical_goal(b, goal_blank);
   const Ranker r(b, goal_blank);
   const Labelling lab(goal);
-  std::unordered_map<std::uint64_t, std::uint8_t> dist;
-  std::queue<std::uint64_t> q;
-  dist.emplace(goal.packed(), 0);
-  q.push(goal.packed());
-  while (!q.empty()) {
-    const State s = State::unpack(b, q.front());
-    q.pop();
-    const std::uint8_t d = dist[s.packed()];
-    const auto& nb = b.neighbours(s.blank);
-    for (int k = 0; k < nb.count; ++k) {
-      const State t = s.moved(nb.cell[k]);
-      if (dist.emplace(t.packed(), static_cast<std::uint8_t>(d + 1)).second) q.push(t.packed());
-    }
-  }
+  const auto dist = testing::naive_bfs(goal);
   std::vector<std::uint8_t> depth(r.size(), kUnreached);
   for (const auto& [p, d] : dist) {
     const State s = State::unpack(b, p);
@@ -130,7 +118,7 @@ std::vector<std::uint8_t> naive_depths(const Board& b, int goal_blank) {
     const auto k = r.rank(seq, s.blank);
     REQUIRE(k < r.size());
     REQUIRE(depth[k] == kUnreached);  // distinct ranks
-    depth[k] = d;
+    depth[k] = static_cast<std::uint8_t>(d);
   }
   REQUIRE(dist.size() == r.size());
   return depth;

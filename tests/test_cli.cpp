@@ -3,7 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "test_support.hpp"
+#include "support.hpp"
 #include "tilespace/errors.hpp"
 
 using testing::run_cli;

@@ -3,7 +3,7 @@
 #include <cstring>
 #include <fstream>
 
-#include "test_support.hpp"
+#include "support.hpp"
 #include "tilespace/database.hpp"
 #include "tilespace/distance_table.hpp"
 #include "tilespace/errors.hpp"

@@ -1,7 +1,7 @@
 // Arbitrary goals: the table of the goal's blank cell, relabelled, against a direct BFS from that goal.
 #include <catch2/catch.hpp>
 
-#include "test_support.hpp"
+#include "support.hpp"
 #include "tilespace/distance_table.hpp"
 #include "tilespace/rank.hpp"
 

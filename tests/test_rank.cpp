@@ -9,6 +9,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "support.hpp"
 #include "tilespace/rank.hpp"
 #include "tilespace/state.hpp"
 
@@ -18,16 +19,8 @@ namespace {
 
 // Every state reachable from `goal` by blank moves (naive BFS over packed states).
 std::vector<State> reachable_states(const State& goal) {
-  std::unordered_set<std::uint64_t> seen{goal.packed()};
-  std::vector<State> out{goal};
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    const State s = out[i];
-    const auto& nb = s.board.neighbours(s.blank);
-    for (int k = 0; k < nb.count; ++k) {
-      const State t = s.moved(nb.cell[k]);
-      if (seen.insert(t.packed()).second) out.push_back(t);
-    }
-  }
+  std::vector<State> out;
+  for (const auto& [p, d] : testing::naive_bfs(goal)) out.push_back(State::unpack(goal.board, p));
   return out;
 }
 

@@ -10,6 +10,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "support.hpp"
 #include "tilespace/rank.hpp"
 #include "tilespace/state.hpp"
 
@@ -19,16 +20,8 @@ namespace {
 
 // Packed states reachable from `goal` (naive BFS with State::moved).
 std::unordered_set<std::uint64_t> reachable_from(const State& goal) {
-  std::unordered_set<std::uint64_t> seen{goal.packed()};
-  std::vector<std::uint64_t> queue{goal.packed()};
-  for (std::size_t i = 0; i < queue.size(); ++i) {
-    const State s = State::unpack(goal.board, queue[i]);
-    const auto& nb = s.board.neighbours(s.blank);
-    for (int k = 0; k < nb.count; ++k) {
-      const auto p = s.moved(nb.cell[k]).packed();
-      if (seen.insert(p).second) queue.push_back(p);
-    }
-  }
+  std::unordered_set<std::uint64_t> seen;
+  for (const auto& [p, d] : testing::naive_bfs(goal)) seen.insert(p);
   return seen;
 }
 
@@ -39,13 +32,6 @@ State from_tiles(const Board& b, const std::vector<int>& t) {
     if (t[c] == 0) s.blank = c;
   }
   return s;
-}
-
-State random_state(const Board& b, std::mt19937_64& rng) {
-  std::vector<int> t(b.cells());
-  std::iota(t.begin(), t.end(), 0);
-  std::shuffle(t.begin(), t.end(), rng);
-  return from_tiles(b, t);
 }
 
 // Swaps the tiles on two non-blank cells.
@@ -119,7 +105,7 @@ TEST_CASE("solvable matches brute force for every start on 2x3 and 3x2", "[solva
   for (const Board& b : {Board(2, 3), Board(3, 2)}) {
     std::vector<State> goals;
     for (int c = 0; c < b.cells(); ++c) goals.push_back(canonical_goal(b, c));
-    for (int k = 0; k < 30; ++k) goals.push_back(random_state(b, rng));
+    for (int k = 0; k < 30; ++k) goals.push_back(testing::random_state(b, rng));
     goals.push_back(parse_state("5 4 3 2 1 0", b));
     for (const State& goal : goals) {
       INFO("board " << b.name() << " goal " << goal.to_string());
@@ -134,7 +120,7 @@ TEST_CASE("solvable matches brute force for every start on 2x4 and 4x2", "[solva
   std::mt19937_64 rng(4242);
   for (const Board& b : {Board(2, 4), Board(4, 2)}) {
     std::vector<State> goals{canonical_goal(b, 7), canonical_goal(b, 0), canonical_goal(b, 2)};
-    for (int k = 0; k < 3; ++k) goals.push_back(random_state(b, rng));
+    for (int k = 0; k < 3; ++k) goals.push_back(testing::random_state(b, rng));
     for (const State& goal : goals) {
       INFO("board " << b.name() << " goal " << goal.to_string());
       const auto reach = reachable_from(goal);
@@ -157,13 +143,13 @@ TEST_CASE("solvable matches brute force on 3x3", "[solvable]") {
   }
   SECTION("random goals, random starts") {
     for (int k = 0; k < 4; ++k) {
-      const State goal = random_state(b, rng);
+      const State goal = testing::random_state(b, rng);
       INFO("goal " << goal.to_string());
       const auto reach = reachable_from(goal);
       CHECK(reach.size() == 181440);
       std::uint64_t mismatches = 0, yes = 0;
       for (int i = 0; i < 100000; ++i) {
-        const State start = random_state(b, rng);
+        const State start = testing::random_state(b, rng);
         const bool want = reach.count(start.packed()) > 0;
         mismatches += solvable(start, goal) != want;
         yes += want;
@@ -193,7 +179,7 @@ TEST_CASE("solvable on larger boards: random walks and swaps", "[solvable]") {
                         Board(3, 5), Board(5, 3), Board(2, 5), Board(5, 2), Board(2, 7), Board(7, 2)}) {
     INFO("board " << b.name());
     for (int k = 0; k < 50; ++k) {
-      const State goal = random_state(b, rng);
+      const State goal = testing::random_state(b, rng);
       State s = goal;
       const int steps = std::uniform_int_distribution<int>(0, 500)(rng);
       for (int i = 0; i < steps; ++i) {
