@@ -26,15 +26,8 @@ std::optional<State> parse_state_fast(const std::string_view* tokens, int count,
   }
   if (count != n) return std::nullopt;
   for (int c = 0; c < n; ++c) {
-    const auto t = tokens[c];
-    int v = -1;
-    if (t == "_" || t == ".") {
-      v = 0;
-    } else {
-      auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-      if (ec != std::errc{} || p != t.data() + t.size()) return std::nullopt;
-    }
-    if (!put(c, v)) return std::nullopt;
+    const auto v = tile_value(tokens[c]);
+    if (!v || !put(c, *v)) return std::nullopt;
   }
   return s;
 }

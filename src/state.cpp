@@ -57,6 +57,14 @@ State canonical_goal(const Board& board, int blank_cell) {
   return s;
 }
 
+std::optional<int> tile_value(std::string_view t) noexcept {
+  if (t == "_" || t == ".") return 0;
+  int v = -1;
+  auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+  if (ec != std::errc{} || p != t.data() + t.size() || v < 0) return std::nullopt;
+  return v;
+}
+
 namespace {
 
 bool is_sep(char c) { return c == ' ' || c == '\t' || c == ',' || c == ';' || c == '\r'; }
@@ -129,18 +137,12 @@ State parse_state(std::string_view text, const std::optional<Board>& board) {
   State s{*b, {}, -1};
   std::array<bool, kMaxCells> seen{};
   for (int c = 0; c < n; ++c) {
-    const auto t = tokens[c];
-    int v = -1;
-    if (t == "_" || t == ".") {
-      v = 0;
-    } else {
-      auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-      if (ec != std::errc{} || p != t.data() + t.size() || v < 0)
-        throw InputError("unknown symbol " + quoted(t) + ": tiles are numbers, the blank is 0, _ or .");
-      if (v >= n)
-        throw InputError("tile " + std::to_string(v) + " does not fit a " + b->name() + " board (tiles 1-" +
-                         std::to_string(n - 1) + " and a blank)");
-    }
+    const auto value = tile_value(tokens[c]);
+    if (!value) throw InputError("unknown symbol " + quoted(tokens[c]) + ": tiles are numbers, the blank is 0, _ or .");
+    const int v = *value;
+    if (v >= n)
+      throw InputError("tile " + std::to_string(v) + " does not fit a " + b->name() + " board (tiles 1-" +
+                       std::to_string(n - 1) + " and a blank)");
     if (seen[v]) throw InputError(v == 0 ? std::string("the blank appears twice")
                                          : "tile " + std::to_string(v) + " appears twice");
     seen[v] = true;

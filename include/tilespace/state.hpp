@@ -47,6 +47,10 @@ struct State {
 // (blank_cell = N-1 gives "1 2 ... N-1 0"; 0 gives "0 1 2 ... N-1").
 State canonical_goal(const Board& board, int blank_cell);
 
+// The value of one tile token: a non-negative number, or 0 for the blank spellings _ and .;
+// nullopt for anything else. Does not check the range.
+std::optional<int> tile_value(std::string_view token) noexcept;
+
 // Parses one state. With `board` given the tile count must match it; otherwise the board is
 // taken from the rows (if split by '/' or newlines) or from a square tile count.
 // Throws InputError naming the problem (wrong count, duplicate, unknown symbol, no blank).
