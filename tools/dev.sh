@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Developer entry point: installs the build dependencies, builds into build/ and runs a task.
 #
-#   tools/dev.sh demo   build, then build a database and answer one 8-puzzle query
+#   tools/dev.sh demo   build, then build the 8-puzzle databases (every goal) and answer one query
 #   tools/dev.sh test   build, then run every test (ctest) and exit with its status
 #
 # Works from any directory; everything happens in the repository root.
@@ -65,7 +65,7 @@ build
 
 case "$task" in
   demo)
-    run build/tilespace build
+    run build/tilespace build --all-goals
     run build/tilespace query "1 3 2 4 0 5 6 7 8" --goal "1 2 3 8 0 4 7 6 5"
     ;;
   test)
