@@ -93,7 +93,9 @@ Options parse_options(int argc, char** argv) {
       value = argv[++i];
     }
     if (arg == "--reps") {
-      o.reps = static_cast<int>(std::clamp<std::uint64_t>(parse_count(arg, value), 1, 1000));
+      const std::uint64_t reps = parse_count(arg, value);
+      if (reps < 1 || reps > 1000) throw std::invalid_argument("--reps must be 1 to 1000");
+      o.reps = static_cast<int>(reps);
     } else if (arg == "--queries") {
       o.queries = parse_count(arg, value);
     } else if (arg == "--seed") {
@@ -149,9 +151,9 @@ double best_seconds(int reps, F&& run) {
 
 template <class... Args>
 std::string format(const char* fmt, Args... args) {
-  char buf[256];
-  std::snprintf(buf, sizeof buf, fmt, args...);
-  return buf;
+  std::string out(static_cast<std::size_t>(std::snprintf(nullptr, 0, fmt, args...)), '\0');
+  std::snprintf(out.data(), out.size() + 1, fmt, args...);
+  return out;
 }
 
 std::string histogram_text(const Histogram& h) {
@@ -165,12 +167,13 @@ std::string histogram_text(const Histogram& h) {
 
 std::uint64_t total(const Histogram& h) { return std::accumulate(h.begin(), h.end(), std::uint64_t{0}); }
 
-// Peak resident set size of this process (VmHWM), in KiB; 0 if unknown.
-std::uint64_t peak_rss_kib() {
+// A "<key>: <n> kB" field of /proc/self/status (VmHWM: peak resident set, VmRSS: current), in
+// KiB; 0 if unknown.
+std::uint64_t proc_status_kib(const std::string& field) {
   std::ifstream status("/proc/self/status");
   std::string key;
   while (status >> key) {
-    if (key == "VmHWM:") {
+    if (key == field + ":") {
       std::uint64_t kib = 0;
       status >> kib;
       return kib;
@@ -471,6 +474,12 @@ struct QueryBench {
   std::ostream& log;
 };
 
+int tables_on_disk(const tilespace::TableStore& store, const Board& board) {
+  int files = 0;
+  for (int blank = 0; blank < board.cells(); ++blank) files += std::filesystem::exists(store.path_for(board, blank));
+  return files;
+}
+
 void check_stats(const tilespace::BatchStats& stats, std::uint64_t lines, const std::string& messages,
                  const std::string& set, Checks& checks) {
   checks.expect(stats.lines == lines && stats.errors == 0 && stats.answered + stats.unreachable == lines,
@@ -502,6 +511,7 @@ Json bench_query_set(const QueryBench& b, const std::string& set, const std::vec
   const auto t0 = std::chrono::steady_clock::now();
   tilespace::run_batch(b.store, text, out, errors, batch);
   const double warmup_s = seconds_since(t0);
+  const int tables_warm = tables_on_disk(b.store, b.board);
 
   tilespace::BatchStats stats;
   const double batch_s = best_seconds(b.opt.reps, [&] {
@@ -525,14 +535,16 @@ Json bench_query_set(const QueryBench& b, const std::string& set, const std::vec
 
   const double qps = static_cast<double>(m) / batch_s, base_qps = static_cast<double>(m) / base_s;
   b.log << format("  %-9s %9llu lines (%8llu unreachable)  run_batch %7.3f s = %6.2f M queries/s  "
-                  "istringstream %7.3f s = %6.3f M queries/s  ratio %5.1fx  (warm-up %.3f s; checked %d + %d by BFS)\n",
+                  "istringstream %7.3f s = %6.3f M queries/s  ratio %5.1fx  (warm-up %.3f s, %d tables on disk; "
+                  "checked %d + %d by BFS)\n",
                   set.c_str(), static_cast<unsigned long long>(m), static_cast<unsigned long long>(stats.unreachable),
-                  batch_s, qps / 1e6, base_s, base_qps / 1e6, base_s / batch_s, warmup_s, verified.first,
+                  batch_s, qps / 1e6, base_s, base_qps / 1e6, base_s / batch_s, warmup_s, tables_warm, verified.first,
                   verified.second);
   return Json{{"set", set},
               {"lines", m},
               {"unreachable", stats.unreachable},
               {"warmup_s", warmup_s},
+              {"tables_on_disk_after_warmup", tables_warm},
               {"run_batch_s", batch_s},
               {"run_batch_queries_per_s", qps},
               {"istringstream_s", base_s},
@@ -554,11 +566,7 @@ Json bench_queries(const Options& opt, Checks& checks, std::ostream& log) {
   Json sets = Json::array();
   sets.push_back(bench_query_set(b, "random", random_queries(board, opt.queries, rng)));
   sets.push_back(bench_query_set(b, "solvable", solvable_queries(board, opt.queries, rng)));
-
-  int files = 0;
-  for (int blank = 0; blank < board.cells(); ++blank) files += std::filesystem::exists(store.path_for(board, blank));
-  log << format("  tables saved in the temporary store: %d of %d\n", files, board.cells());
-  return Json{{"board", board.name()}, {"tables_saved", files}, {"sets", sets}};
+  return Json{{"board", board.name()}, {"sets", sets}};
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -574,12 +582,13 @@ Json bench_big(const Board& board, const Published& facts, int threads, const Op
                Checks& checks, std::ostream& log) {
   const Ranker ranker(board, board.cells() - 1);
   const bool reset = reset_peak_rss();
+  const std::uint64_t before_kib = proc_status_kib("VmRSS");
   double seconds = 0;
   {
     std::vector<std::uint8_t> depth(ranker.size());
     seconds = best_seconds(opt.reps, [&] { histogram = bfs_distances(ranker, depth).histogram; });
   }
-  const std::uint64_t peak_kib = peak_rss_kib();
+  const std::uint64_t peak_kib = proc_status_kib("VmHWM");
 
   const std::string name = board.name();
   const int radius = static_cast<int>(histogram.size()) - 1;
@@ -590,14 +599,20 @@ Json bench_big(const Board& board, const Published& facts, int threads, const Op
                        static_cast<unsigned long long>(facts.at_radius), static_cast<unsigned long long>(states),
                        radius, static_cast<unsigned long long>(at_radius)));
   log << format("  %-4s %10llu states  radius %2d  %llu at the radius  %d threads %8.3f s (%5.1f M states/s)  "
-                "peak RSS %.0f MiB%s\n",
+                "peak RSS %.0f MiB (%.0f MiB before the search)%s\n",
                 name.c_str(), static_cast<unsigned long long>(states), radius,
                 static_cast<unsigned long long>(at_radius), threads, seconds,
                 static_cast<double>(states) / seconds / 1e6, static_cast<double>(peak_kib) / 1024.0,
-                reset ? "" : " (process peak: VmHWM could not be reset)");
-  return Json{{"board", name},     {"states", states},   {"radius", radius},
-              {"at_radius", at_radius}, {"threads", threads}, {"seconds", seconds},
-              {"peak_rss_kib", peak_kib}, {"peak_rss_reset", reset}};
+                static_cast<double>(before_kib) / 1024.0, reset ? "" : " (process peak: VmHWM could not be reset)");
+  return Json{{"board", name},
+              {"states", states},
+              {"radius", radius},
+              {"at_radius", at_radius},
+              {"threads", threads},
+              {"seconds", seconds},
+              {"peak_rss_kib", peak_kib},
+              {"rss_before_kib", before_kib},
+              {"peak_rss_reset", reset}};
 }
 
 Json bench_big_boards(const Options& opt, int threads, Checks& checks, std::ostream& log) {
