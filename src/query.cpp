@@ -121,15 +121,39 @@ BatchStats run_batch(TableStore& store, std::string_view input, std::string& out
       else if (count == 2 && n > 2) split = 1;
       else if (count == 2 * n) split = n;
     }
+    std::optional<State> start, goal;
     if (split < 0) {
-      fail("expected a start and an optional goal of " + std::to_string(n) + " tiles each (" + board.name() +
-           " board), got " + std::to_string(count) + (too_many ? "+" : "") + " tokens");
-      continue;
+      // Other spellings ("123/456/780 123/456/780"): the start and the goal are the line's one
+      // or two blank-separated words, each parsed whole.
+      std::array<std::string_view, 3> words;
+      int nwords = 0;
+      for (std::size_t i = 0; i < line.size() && nwords < 3;) {
+        if (line[i] == ' ' || line[i] == '\t' || line[i] == '\r') {
+          ++i;
+          continue;
+        }
+        std::size_t j = i;
+        while (j < line.size() && line[j] != ' ' && line[j] != '\t' && line[j] != '\r') ++j;
+        words[nwords++] = line.substr(i, j - i);
+        i = j;
+      }
+      if (nwords < 1 || nwords > 2) {
+        fail("expected a start and an optional goal of " + std::to_string(n) + " tiles each (" + board.name() +
+             " board), got " + std::to_string(count) + (too_many ? "+" : "") + " tokens");
+        continue;
+      }
+      try {
+        start = parse_state(words[0], board);
+        if (nwords == 2) goal = parse_state(words[1], board);
+      } catch (const InputError& e) {
+        fail(e.what());
+        continue;
+      }
+    } else {
+      start = parse_state_fast(tok.data(), split, board);
+      if (split < count) goal = parse_state_fast(tok.data() + split, count - split, board);
     }
-    auto start = parse_state_fast(tok.data(), split, board);
-    std::optional<State> goal;
-    if (split < count) goal = parse_state_fast(tok.data() + split, count - split, board);
-    if (!start || (split < count && !goal)) {
+    if (split >= 0 && (!start || (split < count && !goal))) {
       try {  // slow path: parse_state words the problem
         start = parse_state(join(tok.data(), split), board);
         if (split < count) goal = parse_state(join(tok.data() + split, count - split), board);

@@ -1,6 +1,5 @@
 #include "tilespace/state.hpp"
 
-#include <charconv>
 #include <fstream>
 #include <sstream>
 #include <vector>
@@ -55,14 +54,6 @@ State canonical_goal(const Board& board, int blank_cell) {
   for (int c = 0; c < board.cells(); ++c)
     if (c != blank_cell) s.tiles[c] = next++;
   return s;
-}
-
-std::optional<int> tile_value(std::string_view t) noexcept {
-  if (t == "_" || t == ".") return 0;
-  int v = -1;
-  auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-  if (ec != std::errc{} || p != t.data() + t.size() || v < 0) return std::nullopt;
-  return v;
 }
 
 namespace {

@@ -214,10 +214,13 @@ TEST_CASE("cli: query --batch answers every line in order", "[cli]") {
       "1 2 3 4 5 6 7 7 0\n"
       "283104765 123804765\n"
       "1 2 3\n"
-      "8 6 7 2 5 4 3 0 1\n";
+      "8 6 7 2 5 4 3 0 1\n"
+      "283/104/765 123/804/765\n"
+      "1 2 3 4 5 6 7 -0 8\n";
   testing::write_file(dir / "pairs.txt", input);
   auto r = run_cli("query --batch pairs.txt", dir.path);
-  CHECK(r.out == "4\n0\n8\nunreachable\nerror\n4\nerror\n31\n");
+  CHECK(r.out == "4\n0\n8\nunreachable\nerror\n4\nerror\n31\n4\nerror\n");
+  CHECK_THAT(r.err, Catch::Contains("line 12: unknown symbol '-0'"));
   CHECK(r.rc == tilespace::kExitInput);  // some lines were bad
   CHECK_THAT(r.err, Catch::Contains("line 7: tile 7 appears twice"));
   CHECK_THAT(r.err, Catch::Contains("line 9: expected a start"));

@@ -47,9 +47,19 @@ struct State {
 // (blank_cell = N-1 gives "1 2 ... N-1 0"; 0 gives "0 1 2 ... N-1").
 State canonical_goal(const Board& board, int blank_cell);
 
-// The value of one tile token: a non-negative number, or 0 for the blank spellings _ and .;
-// nullopt for anything else. Does not check the range.
-std::optional<int> tile_value(std::string_view token) noexcept;
+// The value of one tile token: a number written with digits only, or 0 for the blank spellings
+// _ and .; nullopt for anything else (signs included). Does not check the range. Inline: it is
+// the inner loop of batch parsing.
+inline std::optional<int> tile_value(std::string_view t) noexcept {
+  if (t.size() == 1 && (t[0] == '_' || t[0] == '.')) return 0;
+  if (t.empty() || t.size() > 9) return std::nullopt;
+  int v = 0;
+  for (const char c : t) {
+    if (c < '0' || c > '9') return std::nullopt;
+    v = v * 10 + (c - '0');
+  }
+  return v;
+}
 
 // Parses one state. With `board` given the tile count must match it; otherwise the board is
 // taken from the rows (if split by '/' or newlines) or from a square tile count.
