@@ -47,9 +47,11 @@ class GroupCursor {
  public:
   explicit GroupCursor(int n) : n_(n) {}
 
+  // Forward jumps add to the digits (a few small divisions at most); only the first group of a
+  // block is decoded from scratch.
   void go_to(std::uint64_t g) {
-    if (g > g_ && g - g_ <= 64 && g_ != kNone) {
-      while (g_ < g) increment();
+    if (g_ != kNone && g > g_ && g - g_ < (1u << 20)) {
+      advance(static_cast<std::uint32_t>(g - g_));
     } else {
       seek(g);
     }
@@ -66,40 +68,45 @@ class GroupCursor {
 
   void seek(std::uint64_t g) {
     std::uint64_t lex = 2 * g;
+    sum_ = 0;
     for (int i = 0; i < n_; ++i) {
       const std::uint64_t f = kFactorial[n_ - 1 - i];
       d_[0][i] = static_cast<std::uint8_t>(lex / f);
       lex -= d_[0][i] * f;
+      sum_ += d_[0][i];
     }
     g_ = g;
     dirty_ = 0;
+    suffix_[0] = (1u << n_) - 1u;
   }
-  void increment() {  // mixed-radix +1 on digits 0..n-3 (digit i has radix n-i)
+  void advance(std::uint32_t k) {  // mixed-radix +k on digits 0..n-3 (digit i has radix n-i)
     int i = n_ - 3;
-    while (++d_[0][i] == n_ - i) {
-      d_[0][i] = 0;
+    std::uint32_t v = d_[0][i] + k;
+    while (v >= static_cast<std::uint32_t>(n_ - i)) {
+      const std::uint32_t radix = static_cast<std::uint32_t>(n_ - i), carry = v / radix;
+      sum_ += v - carry * radix - d_[0][i];
+      d_[0][i] = static_cast<std::uint8_t>(v - carry * radix);
       --i;
+      v = d_[0][i] + carry;
     }
+    sum_ += v - d_[0][i];
+    d_[0][i] = static_cast<std::uint8_t>(v);
     dirty_ = std::min(dirty_, i);
-    ++g_;
+    g_ += k;
   }
+  // Rebuilds the entries from position dirty_ on; the elements there are suffix_[dirty_]
+  // because the prefix did not change.
   void materialize() {
     if (dirty_ >= n_) return;
-    std::uint32_t avail = 0;
-    if (dirty_ == 0) {
-      avail = (1u << n_) - 1u;
-    } else {
-      for (int i = dirty_; i < n_; ++i) avail |= 1u << s_[0][i];
-    }
+    std::uint32_t avail = suffix_[dirty_];
     for (int i = dirty_; i < n_; ++i) {
+      suffix_[i] = avail;
       const int e = select_bit(avail, d_[0][i]);
       s_[0][i] = static_cast<std::uint8_t>(e);
       avail &= ~(1u << e);
     }
     dirty_ = n_;
-    unsigned sum = 0;
-    for (int i = 0; i < n_ - 2; ++i) sum += d_[0][i];
-    parity0_ = sum & 1u;
+    parity0_ = sum_ & 1u;
     s_[1] = s_[0];
     std::swap(s_[1][n_ - 2], s_[1][n_ - 1]);
     d_[1] = d_[0];
@@ -109,8 +116,9 @@ class GroupCursor {
   int n_;
   std::uint64_t g_ = kNone;
   int dirty_ = 0;
-  unsigned parity0_ = 0;
+  unsigned parity0_ = 0, sum_ = 0;   // sum_: of the Lehmer digits of variant 0 (its parity)
   std::array<Sequence, 2> s_{}, d_{};
+  std::array<std::uint32_t, kMaxCells> suffix_{};  // elements at positions >= i
 };
 
 // Change of the lexicographic rank when the blank, on cell p+W, moves up: the entry at sequence
@@ -158,10 +166,13 @@ class Expander {
     for (std::uint64_t g = begin; g < end; ++g) {
       const std::uint64_t w = std::atomic_ref<std::uint64_t>(words_[g]).load(std::memory_order_relaxed);
       const auto f = static_cast<std::uint32_t>((w >> cur_) & kLane);
-      if (f) expand(g, f, w);
+      if (f) {
+        expanded_ += std::popcount(f);
+        expand(g, f, w);
+      }
     }
     flush();
-    return found_;
+    return expanded_;
   }
 
  private:
@@ -181,14 +192,11 @@ class Expander {
 
     // Horizontal moves keep the sequence: shift the lane.
     // Only states not visited before this layer: `w` was read during this layer, so it already
-    // shows every earlier layer's states; one found meanwhile by another thread is counted once.
+    // shows every earlier layer's states. A state found twice in this layer (by two threads) just
+    // gets its bits set twice; layers are counted when they are scanned, not when found.
     const std::uint32_t h =
         (((f & G_.can_right) << 1) | ((f & G_.can_left) >> 1)) & ~static_cast<std::uint32_t>(w >> kVisited);
-    if (h) {
-      const std::uint64_t old = word.fetch_or((std::uint64_t{h} << kVisited) | (std::uint64_t{h} << next_),
-                                              std::memory_order_relaxed);
-      found_ += std::popcount(h & ~static_cast<std::uint32_t>(old >> kVisited));
-    }
+    if (h) word.fetch_or((std::uint64_t{h} << kVisited) | (std::uint64_t{h} << next_), std::memory_order_relaxed);
 
     // Vertical moves: new rank by the Lehmer delta.
     const std::uint64_t lex0 = 2 * g;
@@ -228,9 +236,8 @@ class Expander {
   void settle(const Target& t) {
     std::atomic_ref<std::uint64_t> word(words_[t.group]);
     if (word.load(std::memory_order_relaxed) & (std::uint64_t{t.bit} << kVisited)) return;
-    const std::uint64_t old =
-        word.fetch_or((std::uint64_t{t.bit} << kVisited) | (std::uint64_t{t.bit} << next_), std::memory_order_relaxed);
-    found_ += (old & (std::uint64_t{t.bit} << kVisited)) == 0;
+    // The old value is not needed, so this is a plain `lock or`, not a compare-and-swap loop.
+    word.fetch_or((std::uint64_t{t.bit} << kVisited) | (std::uint64_t{t.bit} << next_), std::memory_order_relaxed);
   }
 
   const Geometry& G_;
@@ -240,7 +247,7 @@ class Expander {
   GroupCursor cursor_;
   std::array<Target, kRing> ring_{};
   int head_ = 0, pending_ = 0;
-  std::uint64_t found_ = 0;
+  std::uint64_t expanded_ = 0;
 };
 
 }  // namespace
@@ -273,21 +280,24 @@ BfsResult bfs_distances(const Ranker& ranker, std::span<std::uint8_t> depth, con
     const std::uint64_t gbit = std::uint64_t{1} << (goal % G.cells);
     words[goal / G.cells] = (gbit << kVisited) | (gbit << current_lane(0));
 
-    std::uint64_t frontier = 1, total = 1;
-    for (int layer = 0; frontier > 0; ++layer) {
+    // Each pass expands layer `layer` (writing its depths) and marks layer + 1; it returns the
+    // size of the layer it expanded, so an empty pass ends the search.
+    std::uint64_t total = 0;
+    for (int layer = 0;; ++layer) {
       if (layer > kMaxDepth) throw ResourceError("search deeper than " + std::to_string(kMaxDepth) + " moves");
-      result.histogram.push_back(frontier);
-      if (options.on_layer)
-        options.on_layer({layer, frontier, total,
-                          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()});
-      frontier = tbb::parallel_reduce(
+      const std::uint64_t size = tbb::parallel_reduce(
           tbb::blocked_range<std::uint64_t>(0, groups, grain), std::uint64_t{0},
           [&](const tbb::blocked_range<std::uint64_t>& r, std::uint64_t acc) {
             Expander ex(G, words.data(), depth.data(), layer);
             return acc + ex.run(r.begin(), r.end());
           },
           std::plus<>());
-      total += frontier;
+      if (size == 0) break;
+      total += size;
+      result.histogram.push_back(size);
+      if (options.on_layer)
+        options.on_layer({layer, size, total,
+                          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()});
     }
   });
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

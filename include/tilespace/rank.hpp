@@ -19,6 +19,9 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#if defined(__BMI2__)
+#include <immintrin.h>
+#endif
 
 #include "tilespace/board.hpp"
 #include "tilespace/state.hpp"
@@ -65,8 +68,12 @@ inline std::uint64_t lex_rank_parity(const Sequence& s, int n, unsigned& parity)
 
 // The k-th (from 0) set bit of m; precondition: popcount(m) > k.
 inline int select_bit(std::uint32_t m, int k) noexcept {
+#if defined(__BMI2__)
+  return std::countr_zero(_pdep_u32(1u << k, m));
+#else
   for (; k > 0; --k) m &= m - 1;
   return std::countr_zero(m);
+#endif
 }
 
 // Inverse of lex_rank. Precondition: r < n!.
