@@ -10,6 +10,7 @@
 #include <chrono>
 #include <new>
 #include <string>
+#include <type_traits>
 
 #include "tilespace/errors.hpp"
 
@@ -123,29 +124,31 @@ class GroupCursor {
 
 // Change of the lexicographic rank when the blank, on cell p+W, moves up: the entry at sequence
 // position p moves to p+W-1 and the W-1 entries after it shift left.
+template <int W>
 inline std::int64_t delta_up(const Geometry& G, const std::uint8_t* s, const std::uint8_t* d, int p) {
   const int t = s[p];
   int smaller = 0;
   std::int64_t delta = 0;
-  for (int k = 1; k < G.w; ++k) {
+  for (int k = 1; k < W; ++k) {
     const int e = s[p + k];
     delta += static_cast<std::int64_t>(d[p + k] + (t < e)) * static_cast<std::int64_t>(G.weight[p + k - 1]) -
              static_cast<std::int64_t>(d[p + k]) * static_cast<std::int64_t>(G.weight[p + k]);
     smaller += e < t;
   }
-  const int q = p + G.w - 1;
+  const int q = p + W - 1;
   return delta + static_cast<std::int64_t>(d[p] - smaller) * static_cast<std::int64_t>(G.weight[q]) -
          static_cast<std::int64_t>(d[p]) * static_cast<std::int64_t>(G.weight[p]);
 }
 
 // The blank, on cell b, moves down: the entry at position q = b+W-1 moves to b and the W-1
 // entries before it shift right.
+template <int W>
 inline std::int64_t delta_down(const Geometry& G, const std::uint8_t* s, const std::uint8_t* d, int b) {
-  const int q = b + G.w - 1;
+  const int q = b + W - 1;
   const int t = s[q];
   int smaller = 0;
   std::int64_t delta = 0;
-  for (int k = 0; k < G.w - 1; ++k) {
+  for (int k = 0; k < W - 1; ++k) {
     const int e = s[b + k];
     delta += static_cast<std::int64_t>(d[b + k] - (t < e)) * static_cast<std::int64_t>(G.weight[b + k + 1]) -
              static_cast<std::int64_t>(d[b + k]) * static_cast<std::int64_t>(G.weight[b + k]);
@@ -155,7 +158,9 @@ inline std::int64_t delta_down(const Geometry& G, const std::uint8_t* s, const s
          static_cast<std::int64_t>(d[q]) * static_cast<std::int64_t>(G.weight[q]);
 }
 
-// Expands the frontier groups of one block of the scan.
+// Expands the frontier groups of one block of the scan. W is the board width, fixed at compile
+// time so the Lehmer-delta loops unroll.
+template <int W>
 class Expander {
  public:
   Expander(const Geometry& g, std::uint64_t* words, std::uint8_t* depth, int layer)
@@ -206,13 +211,13 @@ class Expander {
       const std::uint8_t* s = cursor_.seq(v);
       const std::uint8_t* d = cursor_.digits(v);
       const std::uint64_t lex = lex0 + v;
-      if (b >= G_.w) {
-        const auto to = static_cast<std::uint64_t>(static_cast<std::int64_t>(lex) + delta_up(G_, s, d, b - G_.w));
-        push(to >> 1, 1u << (b - G_.w));
+      if (b >= W) {
+        const auto to = static_cast<std::uint64_t>(static_cast<std::int64_t>(lex) + delta_up<W>(G_, s, d, b - W));
+        push(to >> 1, 1u << (b - W));
       }
-      if (b + G_.w < G_.cells) {
-        const auto to = static_cast<std::uint64_t>(static_cast<std::int64_t>(lex) + delta_down(G_, s, d, b));
-        push(to >> 1, 1u << (b + G_.w));
+      if (b + W < G_.cells) {
+        const auto to = static_cast<std::uint64_t>(static_cast<std::int64_t>(lex) + delta_down<W>(G_, s, d, b));
+        push(to >> 1, 1u << (b + W));
       }
     }
   }
@@ -249,6 +254,20 @@ class Expander {
   int head_ = 0, pending_ = 0;
   std::uint64_t expanded_ = 0;
 };
+
+// Calls f(std::integral_constant<int, w>) for the board width w (2..8).
+template <class F>
+std::uint64_t with_width(int w, F&& f) {
+  switch (w) {
+    case 2: return f(std::integral_constant<int, 2>{});
+    case 3: return f(std::integral_constant<int, 3>{});
+    case 4: return f(std::integral_constant<int, 4>{});
+    case 5: return f(std::integral_constant<int, 5>{});
+    case 6: return f(std::integral_constant<int, 6>{});
+    case 7: return f(std::integral_constant<int, 7>{});
+    default: return f(std::integral_constant<int, 8>{});
+  }
+}
 
 }  // namespace
 
@@ -288,8 +307,10 @@ BfsResult bfs_distances(const Ranker& ranker, std::span<std::uint8_t> depth, con
       const std::uint64_t size = tbb::parallel_reduce(
           tbb::blocked_range<std::uint64_t>(0, groups, grain), std::uint64_t{0},
           [&](const tbb::blocked_range<std::uint64_t>& r, std::uint64_t acc) {
-            Expander ex(G, words.data(), depth.data(), layer);
-            return acc + ex.run(r.begin(), r.end());
+            return acc + with_width(G.w, [&](auto w) {
+                     Expander<decltype(w)::value> ex(G, words.data(), depth.data(), layer);
+                     return ex.run(r.begin(), r.end());
+                   });
           },
           std::plus<>());
       if (size == 0) break;
