@@ -1,0 +1,338 @@
+// The solvers, as templates over the heuristic (heuristics.hpp) so that the node loop has no
+// virtual call. All work on packed states of boards of at most 16 cells, honour Limits, and
+// fill the same Result. Preconditions: start and goal are on dom.board and solvable (the caller
+// answers unreachable pairs by parity, see solve.hpp).
+//
+//   breadth_first     optimal; goal test on generation; CLOSED = every generated state
+//   bidirectional     breadth-first from both ends, whole layers, smaller side first; optimal
+//   depth_limited     DFS to a depth limit with a cycle check on the current path; not optimal
+//   iterative_deepening  depth_limited with limits 0, 1, 2, ...; optimal
+//   best_first        OPEN ordered by wg*g + wh*h (A*: 1,1; weighted A*: 100,100w; greedy: 0,1),
+//                     ties to the deeper node; a cheaper path to a known state reopens it
+//   ida_star          iterative deepening on f = g + h, never undoing the last move; optimal
+//                     with an admissible heuristic
+#pragma once
+
+#include <algorithm>
+#include <queue>
+#include <vector>
+
+#include "tilespace/search/domain.hpp"
+#include "tilespace/search/node_map.hpp"
+#include "tilespace/search/result.hpp"
+
+namespace tilespace::search {
+
+namespace detail {
+
+inline void path_from(const Domain& d, const std::vector<Node>& nodes, std::uint32_t i, Result& r) {
+  std::vector<State> rev;
+  for (; i != NodeMap::kAbsent; i = nodes[i].parent) rev.push_back(d.state(nodes[i].packed));
+  r.path.assign(rev.rbegin(), rev.rend());
+  r.solved = true;
+}
+
+inline std::uint64_t store_bytes(const std::vector<Node>& nodes, const NodeMap& map) {
+  return nodes.capacity() * sizeof(Node) + map.bytes();
+}
+
+}  // namespace detail
+
+inline Result breadth_first(const Domain& d, const State& start, const Limits& limits) {
+  Result r;
+  Budget budget(limits);
+  std::vector<Node> nodes{{start.packed(), NodeMap::kAbsent, 0, static_cast<std::uint8_t>(start.blank), 0}};
+  NodeMap seen;
+  seen.insert(start.packed(), 0);
+  r.generated = 1;
+  if (start.packed() == d.goal_packed) detail::path_from(d, nodes, 0, r);
+  for (std::size_t head = 0; !r.solved && head < nodes.size(); ++head) {
+    r.peak_open = std::max<std::uint64_t>(r.peak_open, nodes.size() - head);
+    if (!budget.step(r, detail::store_bytes(nodes, seen))) break;
+    ++r.expanded;
+    const Node n = nodes[head];
+    const auto& nb = d.board.neighbours(n.blank);
+    for (int k = 0; k < nb.count; ++k) {
+      const std::uint64_t p = Domain::move(n.packed, n.blank, nb.cell[k]);
+      ++r.generated;
+      const auto idx = static_cast<std::uint32_t>(nodes.size());
+      if (seen.insert(p, idx) != idx) continue;
+      nodes.push_back({p, static_cast<std::uint32_t>(head), static_cast<std::uint16_t>(n.g + 1), nb.cell[k], 0});
+      if (p == d.goal_packed) {
+        detail::path_from(d, nodes, idx, r);
+        break;
+      }
+    }
+  }
+  r.closed = seen.size();
+  r.seconds = budget.elapsed();
+  return r;
+}
+
+inline Result bidirectional(const Domain& d, const State& start, const Limits& limits) {
+  Result r;
+  Budget budget(limits);
+  struct Side {
+    std::vector<Node> nodes;
+    NodeMap seen;
+    std::size_t layer_begin = 0;
+  };
+  Side side[2];
+  const std::uint64_t ends[2] = {start.packed(), d.goal_packed};
+  const int blanks[2] = {start.blank, d.goal.blank};
+  for (int s = 0; s < 2; ++s) {
+    side[s].nodes.push_back({ends[s], NodeMap::kAbsent, 0, static_cast<std::uint8_t>(blanks[s]), 0});
+    side[s].seen.insert(ends[s], 0);
+  }
+  r.generated = 2;
+  std::uint32_t meet[2] = {NodeMap::kAbsent, NodeMap::kAbsent};
+  int best = ends[0] == ends[1] ? 0 : -1;
+  if (best == 0) meet[0] = meet[1] = 0;
+  bool stopped = false;
+  while (best < 0 && !stopped) {
+    // Expand the whole current layer of the side with the smaller frontier.
+    const int s = (side[0].nodes.size() - side[0].layer_begin) <= (side[1].nodes.size() - side[1].layer_begin) ? 0 : 1;
+    Side& me = side[s];
+    Side& other = side[1 - s];
+    const std::size_t end = me.nodes.size();
+    if (me.layer_begin == end) break;  // cannot happen for solvable pairs
+    for (std::size_t i = me.layer_begin; i < end && !stopped; ++i) {
+      const std::uint64_t bytes = detail::store_bytes(side[0].nodes, side[0].seen) +
+                                  detail::store_bytes(side[1].nodes, side[1].seen);
+      if (!budget.step(r, bytes)) {
+        stopped = true;
+        break;
+      }
+      ++r.expanded;
+      const Node n = me.nodes[i];
+      const auto& nb = d.board.neighbours(n.blank);
+      for (int k = 0; k < nb.count; ++k) {
+        const std::uint64_t p = Domain::move(n.packed, n.blank, nb.cell[k]);
+        ++r.generated;
+        const auto idx = static_cast<std::uint32_t>(me.nodes.size());
+        if (me.seen.insert(p, idx) != idx) continue;
+        me.nodes.push_back({p, static_cast<std::uint32_t>(i), static_cast<std::uint16_t>(n.g + 1), nb.cell[k], 0});
+        if (const auto j = other.seen.find(p); j != NodeMap::kAbsent) {
+          const int total = n.g + 1 + other.nodes[j].g;
+          if (best < 0 || total < best) {
+            best = total;
+            meet[s] = idx;
+            meet[1 - s] = j;
+          }
+        }
+      }
+    }
+    me.layer_begin = end;
+    r.peak_open = std::max<std::uint64_t>(
+        r.peak_open, (side[0].nodes.size() - side[0].layer_begin) + (side[1].nodes.size() - side[1].layer_begin));
+  }
+  if (best >= 0 && !stopped) {
+    Result half;
+    detail::path_from(d, side[0].nodes, meet[0], half);  // start .. meeting state
+    for (std::uint32_t i = side[1].nodes[meet[1]].parent; i != NodeMap::kAbsent; i = side[1].nodes[i].parent)
+      half.path.push_back(d.state(side[1].nodes[i].packed));
+    r.path = std::move(half.path);
+    r.solved = true;
+  }
+  r.closed = side[0].seen.size() + side[1].seen.size();
+  r.seconds = budget.elapsed();
+  return r;
+}
+
+namespace detail {
+
+// Depth-first search below `path.back()` to `limit` moves; cycle check on the current path.
+// Returns true when the goal is found (path then ends with it), false otherwise; sets
+// r.stopped when a limit is hit.
+inline bool dfs(const Domain& d, std::vector<std::uint64_t>& path, int blank, int limit, Result& r, Budget& budget) {
+  const std::uint64_t p = path.back();
+  if (p == d.goal_packed) return true;
+  if (static_cast<int>(path.size()) - 1 >= limit) return false;
+  if (!budget.step(r, path.capacity() * sizeof(std::uint64_t))) return false;
+  ++r.expanded;
+  const auto& nb = d.board.neighbours(blank);
+  for (int k = 0; k < nb.count; ++k) {
+    const std::uint64_t q = Domain::move(p, blank, nb.cell[k]);
+    ++r.generated;
+    if (std::find(path.begin(), path.end(), q) != path.end()) continue;
+    path.push_back(q);
+    r.peak_open = std::max<std::uint64_t>(r.peak_open, path.size());
+    if (dfs(d, path, nb.cell[k], limit, r, budget)) return true;
+    path.pop_back();
+    if (r.stopped != Stop::None) return false;
+  }
+  return false;
+}
+
+inline void finish_dfs(const Domain& d, const std::vector<std::uint64_t>& path, Result& r) {
+  for (const auto p : path) r.path.push_back(d.state(p));
+  r.solved = true;
+}
+
+}  // namespace detail
+
+inline Result depth_limited(const Domain& d, const State& start, int limit, const Limits& limits) {
+  Result r;
+  Budget budget(limits);
+  std::vector<std::uint64_t> path{start.packed()};
+  path.reserve(static_cast<std::size_t>(limit) + 1);
+  r.generated = 1;
+  if (detail::dfs(d, path, start.blank, limit, r, budget)) detail::finish_dfs(d, path, r);
+  r.seconds = budget.elapsed();
+  return r;
+}
+
+inline Result iterative_deepening(const Domain& d, const State& start, int max_limit, const Limits& limits) {
+  Result r;
+  Budget budget(limits);
+  std::vector<std::uint64_t> path;
+  path.reserve(static_cast<std::size_t>(max_limit) + 1);
+  r.generated = 1;
+  for (int limit = 0; limit <= max_limit && r.stopped == Stop::None; ++limit) {
+    path.assign(1, start.packed());
+    if (detail::dfs(d, path, start.blank, limit, r, budget)) {
+      detail::finish_dfs(d, path, r);
+      break;
+    }
+  }
+  r.seconds = budget.elapsed();
+  return r;
+}
+
+template <class H>
+Result best_first(const Domain& d, const H& h, const State& start, int wg, int wh, const Limits& limits) {
+  Result r;
+  Budget budget(limits);
+  struct Entry {
+    std::uint32_t key, g, node;
+    bool operator<(const Entry& o) const noexcept {  // max-heap: smallest key, then largest g
+      return key != o.key ? key > o.key : g < o.g;
+    }
+  };
+  std::vector<Node> nodes;
+  std::vector<std::uint32_t> hval;
+  NodeMap seen;
+  std::priority_queue<Entry> open;
+  std::size_t open_capacity = 0;
+  auto push = [&](std::uint32_t i, int hv) {
+    const auto g = static_cast<std::uint32_t>(nodes[i].g);
+    open.push({static_cast<std::uint32_t>(wg) * g + static_cast<std::uint32_t>(wh) * static_cast<std::uint32_t>(hv), g, i});
+    open_capacity = std::max(open_capacity, open.size());
+  };
+  const std::uint64_t s = start.packed();
+  nodes.push_back({s, NodeMap::kAbsent, 0, static_cast<std::uint8_t>(start.blank), 0});
+  hval.push_back(static_cast<std::uint32_t>(h.eval(s, start.blank)));
+  seen.insert(s, 0);
+  push(0, static_cast<int>(hval[0]));
+  r.generated = 1;
+  while (!open.empty()) {
+    const Entry e = open.top();
+    open.pop();
+    Node& n = nodes[e.node];
+    if (n.closed || n.g != e.g) continue;  // stale entry
+    if (n.packed == d.goal_packed) {
+      detail::path_from(d, nodes, e.node, r);
+      break;
+    }
+    const std::uint64_t bytes =
+        detail::store_bytes(nodes, seen) + hval.capacity() * 4 + open_capacity * sizeof(Entry);
+    if (!budget.step(r, bytes)) break;
+    n.closed = 1;
+    ++r.expanded;
+    const Node cur = n;
+    const int hcur = static_cast<int>(hval[e.node]);
+    const auto& nb = d.board.neighbours(cur.blank);
+    for (int k = 0; k < nb.count; ++k) {
+      const int to = nb.cell[k];
+      if (cur.parent != NodeMap::kAbsent && nodes[cur.parent].blank == to) continue;  // undo
+      const std::uint64_t p = Domain::move(cur.packed, cur.blank, to);
+      ++r.generated;
+      const auto g = static_cast<std::uint16_t>(cur.g + 1);
+      const auto idx = static_cast<std::uint32_t>(nodes.size());
+      const std::uint32_t at = seen.insert(p, idx);
+      if (at == idx) {
+        nodes.push_back({p, e.node, g, static_cast<std::uint8_t>(to), 0});
+        const int tile = Domain::tile_at(cur.packed, to);
+        hval.push_back(static_cast<std::uint32_t>(h.update(hcur, p, to, tile, to, cur.blank)));
+        push(idx, static_cast<int>(hval[idx]));
+      } else if (wg > 0 && g < nodes[at].g) {  // a cheaper path: (re)open it
+        nodes[at].g = g;
+        nodes[at].parent = e.node;
+        nodes[at].closed = 0;
+        push(at, static_cast<int>(hval[at]));
+      }
+    }
+    r.peak_open = std::max<std::uint64_t>(r.peak_open, open.size());
+  }
+  r.closed = seen.size();
+  r.seconds = budget.elapsed();
+  return r;
+}
+
+namespace detail {
+
+template <class H>
+struct IdaStar {
+  const Domain& d;
+  const H& h;
+  Result& r;
+  Budget& budget;
+  std::vector<std::uint64_t> path;
+  int bound = 0;
+  int next_bound = 0;
+
+  // Returns true when the goal is found below `p`.
+  bool search(std::uint64_t p, int blank, int prev_blank, int g, int hv) {
+    const int f = g + hv;
+    if (f > bound) {
+      next_bound = std::min(next_bound, f);
+      return false;
+    }
+    if (p == d.goal_packed) return true;
+    if (!budget.step(r, path.capacity() * sizeof(std::uint64_t))) return false;
+    ++r.expanded;
+    const auto& nb = d.board.neighbours(blank);
+    for (int k = 0; k < nb.count; ++k) {
+      const int to = nb.cell[k];
+      if (to == prev_blank) continue;
+      const int tile = Domain::tile_at(p, to);
+      const std::uint64_t q = Domain::move(p, blank, to);
+      ++r.generated;
+      path.push_back(q);
+      if (search(q, to, blank, g + 1, h.update(hv, q, to, tile, to, blank))) return true;
+      path.pop_back();
+      if (r.stopped != Stop::None) return false;
+    }
+    return false;
+  }
+};
+
+}  // namespace detail
+
+template <class H>
+Result ida_star(const Domain& d, const H& h, const State& start, const Limits& limits) {
+  Result r;
+  Budget budget(limits);
+  detail::IdaStar<H> ida{d, h, r, budget, {}, 0, 0};
+  const std::uint64_t s = start.packed();
+  const int h0 = h.eval(s, start.blank);
+  ida.bound = h0;
+  r.generated = 1;
+  constexpr int kNoBound = 1 << 30;
+  while (r.stopped == Stop::None) {
+    ida.path.assign(1, s);
+    ida.next_bound = kNoBound;
+    if (ida.search(s, start.blank, -1, 0, h0)) {
+      for (const auto p : ida.path) r.path.push_back(d.state(p));
+      r.solved = true;
+      break;
+    }
+    if (ida.next_bound == kNoBound) break;  // nothing left below any bound
+    ida.bound = ida.next_bound;
+  }
+  r.peak_open = r.path.size();
+  r.seconds = budget.elapsed();
+  return r;
+}
+
+}  // namespace tilespace::search

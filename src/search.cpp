@@ -1,0 +1,117 @@
+#include "tilespace/search/solve.hpp"
+
+#include <cmath>
+
+#include "tilespace/errors.hpp"
+#include "tilespace/rank.hpp"
+#include "tilespace/search/algorithms.hpp"
+#include "tilespace/search/heuristics.hpp"
+
+namespace tilespace::search {
+
+const char* stop_name(Stop s) noexcept {
+  switch (s) {
+    case Stop::Nodes: return "max-nodes";
+    case Stop::Time: return "max-seconds";
+    case Stop::Memory: return "max-memory";
+    default: return "";
+  }
+}
+
+void fill_moves(Result& r) {
+  r.moves.clear();
+  for (std::size_t i = 1; i < r.path.size(); ++i) {
+    const int d = r.path[i].blank - r.path[i - 1].blank, w = r.path[i].board.width();
+    r.moves += d == -w ? 'U' : d == w ? 'D' : d == -1 ? 'L' : 'R';
+  }
+}
+
+const std::vector<AlgorithmInfo>& algorithm_catalog() {
+  static const std::vector<AlgorithmInfo> catalog{
+      {"table", true, false, "descent on the exact distance table"},
+      {"bfs", true, false, "breadth-first search"},
+      {"bibfs", true, false, "bidirectional breadth-first search"},
+      {"dfs", false, false, "depth-first search to --depth-limit, cycle check on the path"},
+      {"iddfs", true, false, "iterative deepening depth-first search"},
+      {"greedy", false, true, "greedy best-first search on h"},
+      {"astar", true, true, "A*: best-first on f = g + h"},
+      {"wastar", false, true, "weighted A*: f = g + w*h (--weight)"},
+      {"idastar", true, true, "IDA*: iterative deepening on f = g + h"},
+  };
+  return catalog;
+}
+
+const AlgorithmInfo* find_algorithm(std::string_view name) noexcept {
+  for (const auto& a : algorithm_catalog())
+    if (a.name == name) return &a;
+  return nullptr;
+}
+
+namespace {
+
+// Calls f(heuristic object) for the named heuristic.
+template <class F>
+Result with_heuristic(const Domain& d, const SolveOptions& o, F&& f) {
+  const std::string& h = o.heuristic;
+  if (h == "misplaced") return f(Misplaced(d));
+  if (h == "manhattan") return f(Manhattan(d));
+  if (h == "linear-conflict") return f(LinearConflict(d));
+  if (h == "inversions") return f(Inversions(d));
+  if (h == "inversions-weighted") return f(InversionsWeighted(d));
+  if (h == "misplaced-inversions") return f(MisplacedInversions(d));
+  if (h == "misplaced-shared-pairs") return f(MisplacedSharedPairs(d));
+  if (h == "index-distance") return f(IndexDistance(d));
+  if (h == "exact") {
+    if (!o.table) throw InputError("the exact heuristic needs the distance table of the goal");
+    return f(Exact(d, *o.table));
+  }
+  throw InputError("unknown heuristic '" + h + "'");
+}
+
+}  // namespace
+
+Result solve(const State& start, const State& goal, const SolveOptions& o) {
+  const AlgorithmInfo* alg = find_algorithm(o.algorithm);
+  if (!alg) throw InputError("unknown algorithm '" + o.algorithm + "'");
+  if (alg->uses_heuristic && !find_heuristic(o.heuristic)) throw InputError("unknown heuristic '" + o.heuristic + "'");
+  if (!(start.board == goal.board)) throw InputError("start and goal are on different boards");
+  if (o.depth_limit < 0 || o.depth_limit > 1000) throw InputError("depth limit must be between 0 and 1000");
+  if (!(o.weight >= 1.0 && o.weight <= 100.0)) throw InputError("weight must be between 1 and 100");
+
+  Result r;
+  if (!solvable(start, goal)) {
+    r.unreachable = true;
+    return r;
+  }
+  const Domain d(goal);
+  const std::string& a = o.algorithm;
+  if (a == "table") {
+    if (!o.table) throw InputError("the table algorithm needs the distance table of the goal");
+    Budget budget(o.limits);
+    r.path = o.table->descend(start, goal);
+    r.solved = !r.path.empty();
+    r.expanded = r.path.empty() ? 0 : r.path.size() - 1;
+    r.generated = r.expanded * 4;
+    r.seconds = budget.elapsed();
+  } else if (a == "bfs") {
+    r = breadth_first(d, start, o.limits);
+  } else if (a == "bibfs") {
+    r = bidirectional(d, start, o.limits);
+  } else if (a == "dfs") {
+    r = depth_limited(d, start, o.depth_limit, o.limits);
+  } else if (a == "iddfs") {
+    r = iterative_deepening(d, start, o.depth_limit, o.limits);
+  } else {
+    const int w100 = static_cast<int>(std::lround(o.weight * 100));
+    r = with_heuristic(d, o, [&](const auto& h) {
+      if (a == "greedy") return best_first(d, h, start, 0, 1, o.limits);
+      if (a == "astar") return best_first(d, h, start, 1, 1, o.limits);
+      if (a == "wastar") return best_first(d, h, start, 100, w100, o.limits);
+      return ida_star(d, h, start, o.limits);
+    });
+  }
+  fill_moves(r);
+  return r;
+}
+
+}  // namespace tilespace::search

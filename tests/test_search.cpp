@@ -1,0 +1,216 @@
+// The solver lab: every algorithm and heuristic against the exact distance table.
+#include <catch2/catch.hpp>
+
+#include <memory>
+
+#include "support.hpp"
+#include "tilespace/distance_table.hpp"
+#include "tilespace/errors.hpp"
+#include "tilespace/search/algorithms.hpp"
+#include "tilespace/search/heuristics.hpp"
+#include "tilespace/search/solve.hpp"
+
+using namespace tilespace;
+using namespace tilespace::search;
+
+namespace {
+
+const DistanceTable& table_8(int blank) {
+  static std::vector<std::unique_ptr<DistanceTable>> tables(9);
+  if (!tables[blank]) tables[blank] = std::make_unique<DistanceTable>(DistanceTable::build(Board(3, 3), blank));
+  return *tables[blank];
+}
+
+void check_legal(const Result& r, const State& start, const State& goal) {
+  REQUIRE(r.solved);
+  REQUIRE(!r.path.empty());
+  CHECK(r.path.front() == start);
+  CHECK(r.path.back() == goal);
+  CHECK(r.moves.size() + 1 == r.path.size());
+  for (std::size_t k = 1; k < r.path.size(); ++k) {
+    const auto& nb = start.board.neighbours(r.path[k - 1].blank);
+    bool legal = false;
+    for (int j = 0; j < nb.count; ++j) legal = legal || r.path[k - 1].moved(nb.cell[j]) == r.path[k];
+    REQUIRE(legal);
+  }
+}
+
+// Calls f(name, heuristic) for every heuristic of the catalog but "exact".
+template <class F>
+void each_heuristic(const Domain& d, F&& f) {
+  f("misplaced", Misplaced(d));
+  f("manhattan", Manhattan(d));
+  f("linear-conflict", LinearConflict(d));
+  f("inversions", Inversions(d));
+  f("inversions-weighted", InversionsWeighted(d));
+  f("misplaced-inversions", MisplacedInversions(d));
+  f("misplaced-shared-pairs", MisplacedSharedPairs(d));
+  f("index-distance", IndexDistance(d));
+}
+
+}  // namespace
+
+TEST_CASE("admissible heuristics never overestimate on any 8-puzzle state; the others are caught", "[search]") {
+  for (int blank : {8, 4}) {
+    const DistanceTable& t = table_8(blank);
+    const State goal = t.goal();
+    const Domain d(goal);
+    each_heuristic(d, [&](const char* name, const auto& h) {
+      const HeuristicInfo* info = find_heuristic(name);
+      REQUIRE(info);
+      CHECK(info->admissible == std::decay_t<decltype(h)>::kAdmissible);
+      std::uint64_t over = 0;
+      for (std::uint64_t r = 0; r < t.ranker().size(); ++r) {
+        Sequence seq{};
+        const int b = t.ranker().unrank(r, seq);
+        State s{goal.board, {}, b};
+        int k = 0;
+        for (int c = 0; c < 9; ++c)
+          if (c != b) s.tiles[c] = static_cast<std::uint8_t>(seq[k++] + 1);
+        if (h.eval(s.packed(), b) > t.depths()[r]) ++over;
+      }
+      INFO(name << " goal blank " << blank);
+      if (info->admissible) CHECK(over == 0);
+      else CHECK(over > 0);  // the catalog must not call an inadmissible heuristic admissible
+    });
+  }
+}
+
+TEST_CASE("incremental heuristic updates equal a fresh evaluation", "[search]") {
+  std::mt19937_64 rng(7);
+  for (const Board& b : {Board(3, 3), Board(4, 4), Board(2, 5)}) {
+    const State goal = canonical_goal(b, 0);
+    const Domain d(goal);
+    each_heuristic(d, [&](const char* name, const auto& h) {
+      State s = goal;
+      int hv = h.eval(s.packed(), s.blank);
+      for (int step = 0; step < 2000; ++step) {
+        const auto& nb = b.neighbours(s.blank);
+        const int to = nb.cell[rng() % nb.count];
+        const int tile = s.tiles[to];
+        const State t = s.moved(to);
+        hv = h.update(hv, t.packed(), t.blank, tile, to, s.blank);
+        s = t;
+        INFO(name << " on " << b.name() << " step " << step);
+        REQUIRE(hv == h.eval(s.packed(), s.blank));
+      }
+    });
+  }
+}
+
+TEST_CASE("every algorithm solves the classic pairs; the optimal ones optimally", "[search]") {
+  const std::vector<std::pair<const char*, const char*>> pairs{
+      {"2 8 3 1 0 4 7 6 5", "1 2 3 8 0 4 7 6 5"}, {"3 4 5 1 0 8 7 2 6", "1 2 3 8 0 4 7 6 5"},
+      {"1 3 2 4 0 5 6 7 8", "1 2 3 8 0 4 7 6 5"}, {"7 6 5 1 0 4 2 8 3", "7 6 5 8 0 4 1 2 3"},
+      {"2 4 3 7 1 6 0 5 8", "1 2 3 4 5 6 7 8 0"}, {"8 6 7 2 5 4 3 0 1", "1 2 3 4 5 6 7 8 0"}};
+  for (const auto& [s, g] : pairs) {
+    const State start = parse_state(s), goal = parse_state(g);
+    const DistanceTable& t = table_8(goal.blank);
+    const auto opt = t.distance(start, goal);
+    REQUIRE(opt);
+    for (const auto& alg : algorithm_catalog()) {
+      for (const char* hname : {"manhattan", "linear-conflict", "misplaced", "inversions", "exact"}) {
+        if (!alg.uses_heuristic && std::string(hname) != "manhattan") continue;
+        SolveOptions o;
+        o.algorithm = std::string(alg.name);
+        o.heuristic = hname;
+        o.table = &t;
+        o.depth_limit = alg.name == "dfs" ? 40 : 50;
+        if (alg.name == "iddfs" && *opt > 24) continue;  // exponential; covered by the sample test
+        INFO(alg.name << " / " << hname << ": " << s << " -> " << g);
+        const Result r = solve(start, goal, o);
+        check_legal(r, start, goal);
+        CHECK((r.expanded > 0 || *opt == 0 || alg.name == "table"));
+        if (alg.optimal && (!alg.uses_heuristic || find_heuristic(hname)->admissible)) CHECK(r.length() == *opt);
+        else CHECK(r.length() >= *opt);
+      }
+    }
+  }
+}
+
+TEST_CASE("unreachable pairs are answered without search", "[search]") {
+  const State start = parse_state("1 2 3 4 0 5 6 7 8"), goal = parse_state("1 2 3 8 0 4 7 6 5");
+  REQUIRE_FALSE(solvable(start, goal));
+  for (const auto& alg : algorithm_catalog()) {
+    SolveOptions o;
+    o.algorithm = std::string(alg.name);
+    o.table = &table_8(4);
+    const Result r = solve(start, goal, o);
+    CHECK(r.unreachable);
+    CHECK_FALSE(r.solved);
+    CHECK(r.expanded == 0);
+  }
+}
+
+TEST_CASE("optimal algorithms match the table on a random sample of states", "[search]") {
+  std::mt19937_64 rng(11);
+  const DistanceTable& t = table_8(8);
+  const State goal = t.goal();
+  for (int i = 0; i < 60; ++i) {
+    State s = testing::random_state(goal.board, rng);
+    if (!solvable(s, goal)) std::swap(s.tiles[s.blank == 0 ? 1 : 0], s.tiles[s.blank == 8 ? 7 : 8]);
+    REQUIRE(solvable(s, goal));
+    const int opt = *t.distance(s, goal);
+    for (const char* a : {"bfs", "bibfs", "astar", "idastar", "iddfs"}) {
+      if (std::string(a) == "iddfs" && opt > 20) continue;
+      SolveOptions o;
+      o.algorithm = a;
+      o.heuristic = "manhattan";
+      const Result r = solve(s, goal, o);
+      INFO(a << " " << s.to_string());
+      check_legal(r, s, goal);
+      CHECK(r.length() == opt);
+    }
+  }
+}
+
+TEST_CASE("limits stop a search cleanly with partial statistics", "[search]") {
+  const State start = parse_state("15 14 13 12 11 10 9 8 7 6 5 4 3 1 2 0");
+  const State goal = canonical_goal(Board(4, 4), 15);
+  REQUIRE(solvable(start, goal));
+  SolveOptions o;
+  o.algorithm = "bfs";
+  o.limits.max_nodes = 5000;
+  Result r = solve(start, goal, o);
+  CHECK(r.stopped == Stop::Nodes);
+  CHECK_FALSE(r.solved);
+  CHECK(r.expanded == 5000);
+  CHECK(r.generated > 5000);
+
+  o.limits = {};
+  o.limits.max_bytes = 1 << 20;
+  r = solve(start, goal, o);
+  CHECK(r.stopped == Stop::Memory);
+  CHECK(r.peak_bytes > (1u << 20));
+
+  o.algorithm = "idastar";
+  o.limits = {};
+  o.limits.max_seconds = 0.2;
+  const auto t0 = std::chrono::steady_clock::now();
+  r = solve(start, goal, o);
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  CHECK(r.stopped == Stop::Time);
+  CHECK(took < 5.0);
+
+  o.algorithm = "dfs";
+  o.limits = {};
+  o.limits.max_nodes = 100000;
+  r = solve(start, goal, o);
+  CHECK((r.stopped == Stop::Nodes || !r.solved || r.length() >= 0));
+}
+
+TEST_CASE("bad solver names and options are input errors", "[search]") {
+  const State s = parse_state("1 2 3 4 5 6 7 0 8"), g = parse_state("1 2 3 4 5 6 7 8 0");
+  SolveOptions o;
+  o.algorithm = "quantum";
+  CHECK_THROWS_AS(solve(s, g, o), InputError);
+  o.algorithm = "astar";
+  o.heuristic = "psychic";
+  CHECK_THROWS_AS(solve(s, g, o), InputError);
+  o.heuristic = "exact";
+  CHECK_THROWS_AS(solve(s, g, o), InputError);  // no table given
+  o.algorithm = "wastar";
+  o.heuristic = "manhattan";
+  o.weight = 0.5;
+  CHECK_THROWS_AS(solve(s, g, o), InputError);
+}
