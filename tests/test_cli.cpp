@@ -240,3 +240,50 @@ TEST_CASE("cli: results do not depend on the thread count", "[cli]") {
   REQUIRE(run_cli("build --board 2x5 --db two --threads 2", dir.path).rc == 0);
   CHECK(testing::read_file(dir / "one/2x5-1234567890.tsdb") == testing::read_file(dir / "two/2x5-1234567890.tsdb"));
 }
+
+TEST_CASE("cli: solve with every algorithm, JSON keys, limits and stdin", "[cli][search]") {
+  TempDir dir;
+  for (const char* a : {"table", "bfs", "bibfs", "iddfs", "astar", "idastar", "greedy", "wastar", "dfs"}) {
+    INFO(a);
+    const auto r = run_cli(std::string("solve '2 8 3 1 0 4 7 6 5' --goal '1 2 3 8 0 4 7 6 5' --json -a ") + a, dir.path);
+    REQUIRE(r.rc == 0);
+    const auto j = json::parse(r.out);
+    for (const char* key : {"length", "moves", "path", "expanded", "generated", "seconds", "peak_bytes"})
+      CHECK(j.contains(key));
+    CHECK(j["algorithm"] == a);
+    if (std::string(a) != "dfs" && std::string(a) != "greedy" && std::string(a) != "wastar") CHECK(j["length"] == 4);
+    CHECK(j["path"].size() == j["length"].get<std::size_t>() + 1);
+  }
+  auto r = run_cli("solve -a astar --heuristic linear-conflict '8 6 7 2 5 4 3 0 1'", dir.path);
+  CHECK(r.rc == 0);
+  CHECK_THAT(r.out, Catch::StartsWith("31 moves: "));
+  CHECK_THAT(r.out, Catch::Contains("expanded"));
+
+  r = run_cli("solve -a astar --json", dir.path, "1 3 2 4 0 5 6 7 8\n1 2 3 8 0 4 7 6 5\n");  // stdin
+  CHECK(r.rc == 0);
+  const auto q = run_cli("query '1 3 2 4 0 5 6 7 8' --goal '1 2 3 8 0 4 7 6 5'", dir.path);
+  CHECK(json::parse(r.out)["length"].get<int>() == std::stoi(q.out));
+
+  r = run_cli("solve '15 14 13 12 11 10 9 8 7 6 5 4 3 1 2 0' -a bfs --max-nodes 20000 --json", dir.path);
+  CHECK(r.rc == tilespace::kExitResource);
+  auto j = json::parse(r.out);
+  CHECK(j["length"].is_null());
+  CHECK(j["stopped"] == "max-nodes");
+  CHECK(j["expanded"] == 20000);
+  r = run_cli("solve '15 14 13 12 11 10 9 8 7 6 5 4 3 1 2 0' -a astar --max-memory 4M --json", dir.path);
+  CHECK(r.rc == 4);
+  CHECK(json::parse(r.out)["stopped"] == "max-memory");
+  r = run_cli("solve '15 14 13 12 11 10 9 8 7 6 5 4 3 1 2 0' -a idastar --max-seconds 0.3", dir.path);
+  CHECK(r.rc == 4);
+  CHECK_THAT(r.out, Catch::Contains("stopped by --max-seconds"));
+
+  r = run_cli("solve 123456708 -a quantum", dir.path);
+  CHECK(r.rc == 2);
+  CHECK_THAT(r.err, Catch::Contains("unknown algorithm 'quantum'"));
+  r = run_cli("solve 123456708 -a astar --heuristic psychic", dir.path);
+  CHECK(r.rc == 2);
+  CHECK_THAT(r.err, Catch::Contains("unknown heuristic 'psychic'"));
+  r = run_cli("solve 123456708 -a astar --max-memory lots", dir.path);
+  CHECK(r.rc == 2);
+  CHECK_THAT(r.err, Catch::Contains("--max-memory"));
+}

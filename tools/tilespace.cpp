@@ -19,6 +19,8 @@
 #include "tilespace/errors.hpp"
 #include "tilespace/query.hpp"
 #include "tilespace/rank.hpp"
+#include "tilespace/search/heuristics.hpp"
+#include "tilespace/search/solve.hpp"
 #include "tilespace/state.hpp"
 #include "tilespace/table_store.hpp"
 
@@ -105,15 +107,6 @@ json tiles_json(const State& s) {
   json a = json::array();
   for (int i = 0; i < s.cells(); ++i) a.push_back(s.tiles[i]);
   return a;
-}
-
-std::string moves_of(const std::vector<State>& path) {
-  std::string m;
-  for (std::size_t i = 1; i < path.size(); ++i) {
-    const int d = path[i].blank - path[i - 1].blank, w = path[i].board.width();
-    m += d == -w ? 'U' : d == w ? 'D' : d == -1 ? 'L' : 'R';
-  }
-  return m;
 }
 
 void print_board(const State& s) {
@@ -270,34 +263,119 @@ int cmd_stats(Common& c, bool all_goals) {
   return kExitOk;
 }
 
-int cmd_solve(Common& c, const std::string& start_arg) {
-  const std::string start_text = resolve_start(start_arg, c);
+// Options of `solve` beyond the common ones.
+struct SolveFlags {
+  std::string algorithm, heuristic = "manhattan", max_memory;
+  double weight = 2.0, max_seconds = 0;
+  int depth_limit = 50;
+  std::uint64_t max_nodes = 0;
+};
+
+// "512M", "2G", "100000" -> bytes.
+std::uint64_t parse_bytes(const std::string& text) {
+  if (text.empty()) return 0;
+  std::size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(text, &used);
+  } catch (const std::exception&) {
+    throw InputError("bad --max-memory '" + text + "': expected bytes such as 512M or 2G");
+  }
+  std::string unit = text.substr(used);
+  double scale = 1;
+  if (unit == "K" || unit == "KiB" || unit == "k") scale = 1024.0;
+  else if (unit == "M" || unit == "MiB") scale = 1024.0 * 1024;
+  else if (unit == "G" || unit == "GiB") scale = 1024.0 * 1024 * 1024;
+  else if (!unit.empty() && unit != "B") throw InputError("bad --max-memory '" + text + "': unknown unit '" + unit + "'");
+  if (!(v > 0)) throw InputError("bad --max-memory '" + text + "': must be positive");
+  return static_cast<std::uint64_t>(v * scale);
+}
+
+// The start (and goal) from START, a file named by START, or standard input ("-" or none).
+std::string read_start(const std::string& arg, Common& c) {
+  if (!arg.empty() && arg != "-") return resolve_start(arg, c);
+  std::string text, line;
+  while (std::getline(std::cin, line)) text += line + "\n";
+  const auto tmp = std::filesystem::temp_directory_path() / ("tilespace-stdin-" + std::to_string(::getpid()));
+  std::ofstream(tmp) << text;
+  std::string s;
+  try {
+    s = resolve_start(tmp.string(), c);
+  } catch (const InputError& e) {
+    std::filesystem::remove(tmp);
+    std::string msg = e.what();
+    if (msg.rfind(tmp.string(), 0) == 0) msg = "standard input" + msg.substr(tmp.string().size());
+    throw InputError(msg);
+  }
+  std::filesystem::remove(tmp);
+  if (s == tmp.string()) throw InputError("standard input: no state given");
+  return s;
+}
+
+int cmd_solve(Common& c, const std::string& start_arg, const SolveFlags& f) {
+  const std::string start_text = read_start(start_arg, c);
   Problem p = read_problem(c, start_text);
-  TableStore store = make_store(c);
   const State& s = *p.start;
-  const auto t0 = std::chrono::steady_clock::now();
-  std::vector<State> path;
-  if (solvable(s, p.goal)) path = store.table(p.goal.board, p.goal.blank).descend(s, p.goal);
-  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const std::string moves = moves_of(path);
-  if (c.json) {
-    json j{{"board", s.board.name()}, {"start", tiles_json(s)}, {"goal", tiles_json(p.goal)}, {"algorithm", "table"},
-           {"solvable", !path.empty()}, {"moves", moves}, {"seconds", secs}};
-    j["length"] = path.empty() ? json(nullptr) : json(path.size() - 1);
-    json pj = json::array();
-    for (const auto& st : path) pj.push_back(tiles_json(st));
-    j["path"] = pj;
-    std::puts(j.dump().c_str());
-  } else if (path.empty()) {
-    std::puts("unreachable");
-  } else {
-    std::printf("%zu moves: %s\n", path.size() - 1, moves.c_str());
-    for (std::size_t i = 0; i < path.size(); ++i) {
-      std::printf("\n%zu%s\n", i, i == 0 ? " (start)" : i + 1 == path.size() ? " (goal)" : "");
-      print_board(path[i]);
+  search::SolveOptions o;
+  o.algorithm = f.algorithm;
+  if (o.algorithm.empty()) {  // the exact table where one can exist, else IDA*
+    try {
+      DistanceTable::check_fits(s.board);
+      o.algorithm = "table";
+    } catch (const ResourceError&) {
+      o.algorithm = "idastar";
     }
   }
-  return path.empty() ? kExitUnreachable : kExitOk;
+  o.heuristic = f.heuristic;
+  o.weight = f.weight;
+  o.depth_limit = f.depth_limit;
+  o.limits.max_nodes = f.max_nodes;
+  o.limits.max_seconds = f.max_seconds;
+  o.limits.max_bytes = parse_bytes(f.max_memory);
+  const search::AlgorithmInfo* alg = search::find_algorithm(o.algorithm);
+  if (!alg) throw InputError("unknown algorithm '" + o.algorithm + "' (table, bfs, bibfs, dfs, iddfs, greedy, astar, wastar, idastar)");
+  if (alg->uses_heuristic && !search::find_heuristic(o.heuristic))
+    throw InputError("unknown heuristic '" + o.heuristic + "' (see tilespace solve --help)");
+  TableStore store = make_store(c);
+  if (solvable(s, p.goal) && (o.algorithm == "table" || (alg->uses_heuristic && o.heuristic == "exact")))
+    o.table = &store.table(p.goal.board, p.goal.blank);
+  const search::Result r = search::solve(s, p.goal, o);
+
+  if (c.json) {
+    json j{{"board", s.board.name()}, {"start", tiles_json(s)}, {"goal", tiles_json(p.goal)},
+           {"algorithm", o.algorithm}, {"solvable", !r.unreachable}, {"moves", r.moves},
+           {"expanded", r.expanded}, {"generated", r.generated}, {"peak_open", r.peak_open},
+           {"closed", r.closed}, {"peak_bytes", r.peak_bytes}, {"seconds", r.seconds}};
+    j["heuristic"] = alg->uses_heuristic ? json(o.heuristic) : json(nullptr);
+    j["length"] = r.solved ? json(r.length()) : json(nullptr);
+    j["stopped"] = r.stopped == search::Stop::None ? json(nullptr) : json(search::stop_name(r.stopped));
+    json pj = json::array();
+    for (const auto& st : r.path) pj.push_back(tiles_json(st));
+    j["path"] = pj;
+    std::puts(j.dump().c_str());
+  } else if (r.unreachable) {
+    std::puts("unreachable");
+  } else {
+    if (r.solved) {
+      std::printf("%d moves: %s\n", r.length(), r.moves.c_str());
+    } else if (r.stopped != search::Stop::None) {
+      std::printf("stopped by --%s before a solution was found\n", search::stop_name(r.stopped));
+    } else {
+      std::printf("no solution within the depth limit %d\n", o.depth_limit);
+    }
+    std::printf("algorithm %s%s%s: expanded %llu, generated %llu, peak open %llu, closed %llu, peak memory %.1f KiB, %.6f s\n",
+                o.algorithm.c_str(), alg->uses_heuristic ? ", heuristic " : "", alg->uses_heuristic ? o.heuristic.c_str() : "",
+                static_cast<unsigned long long>(r.expanded), static_cast<unsigned long long>(r.generated),
+                static_cast<unsigned long long>(r.peak_open), static_cast<unsigned long long>(r.closed),
+                static_cast<double>(r.peak_bytes) / 1024.0, r.seconds);
+    for (std::size_t i = 0; i < r.path.size(); ++i) {
+      std::printf("\n%zu%s\n", i, i == 0 ? " (start)" : i + 1 == r.path.size() ? " (goal)" : "");
+      print_board(r.path[i]);
+    }
+  }
+  if (r.unreachable) return kExitUnreachable;
+  if (r.stopped != search::Stop::None) return kExitResource;
+  return r.solved ? kExitOk : kExitUnreachable;
 }
 
 }  // namespace
@@ -306,7 +384,7 @@ int main(int argc, char** argv) {
   CLI::App app{"tilespace: exhaustive state spaces and optimal solutions of sliding-tile puzzles"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "tilespace 0.1.0");
-  app.footer("Exit codes: 0 ok, 1 unreachable, 2 usage or input error, 3 database file error, 4 out of memory.");
+  app.footer("Exit codes: 0 ok, 1 unreachable, 2 usage or input error, 3 database file error, 4 out of memory or a search limit hit.");
 
   Common c;
   bool all_goals = false;
@@ -325,9 +403,21 @@ int main(int argc, char** argv) {
   add_common(stats, c);
   stats->add_flag("--all-goals", all_goals, "Also the longest optimal solution between any two states");
 
-  auto* solve = app.add_subcommand("solve", "Print one optimal move sequence");
-  solve->add_option("start", start, "Start state, or a file with the start (and goal) in it")->required();
+  SolveFlags sf;
+  auto* solve = app.add_subcommand("solve", "Solve one instance with a chosen algorithm and heuristic");
+  solve->add_option("start", start, "Start state, a file with the start (and goal), or - / nothing for stdin");
   add_common(solve, c);
+  solve->add_option("--algorithm,-a", sf.algorithm,
+                    "table (default where a table fits), bfs, bibfs, dfs, iddfs, greedy, astar, wastar, idastar");
+  solve->add_option("--heuristic", sf.heuristic,
+                    "misplaced, manhattan (default), linear-conflict, inversions, inversions-weighted, "
+                    "misplaced-inversions, misplaced-shared-pairs, index-distance, exact");
+  solve->add_option("--weight", sf.weight, "wastar: f = g + weight*h (default 2)")->check(CLI::Range(1.0, 100.0));
+  solve->add_option("--depth-limit", sf.depth_limit, "dfs: depth limit; iddfs: largest limit (default 50)")
+      ->check(CLI::Range(0, 1000));
+  solve->add_option("--max-nodes", sf.max_nodes, "Stop after this many expansions (exit 4)");
+  solve->add_option("--max-seconds", sf.max_seconds, "Stop after this many seconds (exit 4)")->check(CLI::PositiveNumber);
+  solve->add_option("--max-memory", sf.max_memory, "Stop when search structures exceed this (e.g. 512M; exit 4)");
 
   if (argc > 1 && argv[1][0] != '-') {
     const std::string sub = argv[1];
@@ -358,7 +448,7 @@ int main(int argc, char** argv) {
       return batch.empty() ? cmd_query(c, start) : cmd_batch(c, batch);
     }
     if (stats->parsed()) return cmd_stats(c, all_goals);
-    if (solve->parsed()) return cmd_solve(c, start);
+    if (solve->parsed()) return cmd_solve(c, start, sf);
   } catch (const InputError& e) {
     std::fprintf(stderr, "tilespace: error: %s\n", e.what());
     return kExitInput;
