@@ -14,7 +14,6 @@
 #pragma once
 
 #include <algorithm>
-#include <queue>
 #include <vector>
 
 #include "tilespace/search/domain.hpp"
@@ -199,74 +198,111 @@ inline Result iterative_deepening(const Domain& d, const State& start, int max_l
   return r;
 }
 
+// Best-first search with storage that is kept between runs (no allocation once warm): OPEN is a
+// bucket queue indexed by the integer key, each bucket a stack. A cheaper path to a known state reopens it (lazy deletion: a popped
+// entry whose g is not the node's current g is skipped).
+template <class H>
+class BestFirst {
+ public:
+  BestFirst(const Domain& d, const H& h, int wg, int wh) : d_(d), h_(h), wg_(wg), wh_(wh) {}
+
+  Result run(const State& start, const Limits& limits) {
+    Result r;
+    Budget budget(limits);
+    nodes_.clear();
+    hval_.clear();
+    seen_.clear();
+    for (auto& b : buckets_) b.clear();
+    open_size_ = 0;
+    std::size_t peak_open_bytes = 0;
+    const std::uint64_t s = start.packed();
+    nodes_.push_back({s, NodeMap::kAbsent, 0, static_cast<std::uint8_t>(start.blank), 0});
+    hval_.push_back(static_cast<std::uint32_t>(h_.eval(s, start.blank)));
+    seen_.insert(s, 0);
+    min_key_ = key(0);
+    push(0);
+    r.generated = 1;
+    while (open_size_ > 0) {
+      while (buckets_[min_key_].empty()) ++min_key_;
+      const Entry e = buckets_[min_key_].back();
+      buckets_[min_key_].pop_back();
+      --open_size_;
+      Node& n = nodes_[e.node];
+      if (n.closed || n.g != e.g) continue;  // stale entry
+      if (n.packed == d_.goal_packed) {
+        detail::path_from(d_, nodes_, e.node, r);
+        break;
+      }
+      peak_open_bytes = std::max(peak_open_bytes, open_size_ * sizeof(Entry));
+      const std::uint64_t bytes = detail::store_bytes(nodes_, seen_) + hval_.capacity() * 4 + peak_open_bytes;
+      if (!budget.step(r, bytes)) break;
+      n.closed = 1;
+      ++r.expanded;
+      const Node cur = n;
+      const int hcur = static_cast<int>(hval_[e.node]);
+      const int back = cur.parent != NodeMap::kAbsent ? nodes_[cur.parent].blank : -1;
+      const auto& nb = d_.board.neighbours(cur.blank);
+      for (int k = 0; k < nb.count; ++k) {
+        const int to = nb.cell[k];
+        if (to == back) continue;  // undoing the last move
+        const std::uint64_t p = Domain::move(cur.packed, cur.blank, to);
+        ++r.generated;
+        const auto g = static_cast<std::uint16_t>(cur.g + 1);
+        const auto idx = static_cast<std::uint32_t>(nodes_.size());
+        const std::uint32_t at = seen_.insert(p, idx);
+        if (at == idx) {
+          nodes_.push_back({p, e.node, g, static_cast<std::uint8_t>(to), 0});
+          const int tile = Domain::tile_at(cur.packed, to);
+          hval_.push_back(static_cast<std::uint32_t>(h_.update(hcur, p, to, tile, to, cur.blank)));
+          push(idx);
+        } else if (wg_ > 0 && g < nodes_[at].g) {  // a cheaper path: (re)open it
+          nodes_[at].g = g;
+          nodes_[at].parent = e.node;
+          nodes_[at].closed = 0;
+          push(at);
+        }
+      }
+      r.peak_open = std::max<std::uint64_t>(r.peak_open, open_size_);
+    }
+    r.closed = seen_.size();
+    r.seconds = budget.elapsed();
+    return r;
+  }
+
+ private:
+  struct Entry {
+    std::uint32_t node;
+    std::uint16_t g;
+  };
+  // A*: f in the high bits and 255 - g in the low byte, so equal f pops the deepest node first;
+  // other weights: the plain key (ties go to the most recent node).
+  std::uint32_t key(std::uint32_t i) const noexcept {
+    const std::uint32_t k = static_cast<std::uint32_t>(wg_) * nodes_[i].g + static_cast<std::uint32_t>(wh_) * hval_[i];
+    if (wg_ == 1 && wh_ == 1) return (k << 8) | (255u - std::min<std::uint32_t>(nodes_[i].g, 255u));
+    return k;
+  }
+  void push(std::uint32_t i) {
+    const std::uint32_t k = key(i);
+    if (k >= buckets_.size()) buckets_.resize(std::max<std::size_t>(k + 1, 2 * buckets_.size()));
+    buckets_[k].push_back({i, nodes_[i].g});
+    if (k < min_key_) min_key_ = k;  // only with an inconsistent heuristic or weights
+    ++open_size_;
+  }
+
+  const Domain& d_;
+  const H& h_;
+  int wg_, wh_;
+  std::vector<Node> nodes_;
+  std::vector<std::uint32_t> hval_;
+  NodeMap seen_;
+  std::vector<std::vector<Entry>> buckets_;
+  std::size_t open_size_ = 0;
+  std::uint32_t min_key_ = 0;
+};
+
 template <class H>
 Result best_first(const Domain& d, const H& h, const State& start, int wg, int wh, const Limits& limits) {
-  Result r;
-  Budget budget(limits);
-  struct Entry {
-    std::uint32_t key, g, node;
-    bool operator<(const Entry& o) const noexcept {  // max-heap: smallest key, then largest g
-      return key != o.key ? key > o.key : g < o.g;
-    }
-  };
-  std::vector<Node> nodes;
-  std::vector<std::uint32_t> hval;
-  NodeMap seen;
-  std::priority_queue<Entry> open;
-  std::size_t open_capacity = 0;
-  auto push = [&](std::uint32_t i, int hv) {
-    const auto g = static_cast<std::uint32_t>(nodes[i].g);
-    open.push({static_cast<std::uint32_t>(wg) * g + static_cast<std::uint32_t>(wh) * static_cast<std::uint32_t>(hv), g, i});
-    open_capacity = std::max(open_capacity, open.size());
-  };
-  const std::uint64_t s = start.packed();
-  nodes.push_back({s, NodeMap::kAbsent, 0, static_cast<std::uint8_t>(start.blank), 0});
-  hval.push_back(static_cast<std::uint32_t>(h.eval(s, start.blank)));
-  seen.insert(s, 0);
-  push(0, static_cast<int>(hval[0]));
-  r.generated = 1;
-  while (!open.empty()) {
-    const Entry e = open.top();
-    open.pop();
-    Node& n = nodes[e.node];
-    if (n.closed || n.g != e.g) continue;  // stale entry
-    if (n.packed == d.goal_packed) {
-      detail::path_from(d, nodes, e.node, r);
-      break;
-    }
-    const std::uint64_t bytes =
-        detail::store_bytes(nodes, seen) + hval.capacity() * 4 + open_capacity * sizeof(Entry);
-    if (!budget.step(r, bytes)) break;
-    n.closed = 1;
-    ++r.expanded;
-    const Node cur = n;
-    const int hcur = static_cast<int>(hval[e.node]);
-    const auto& nb = d.board.neighbours(cur.blank);
-    for (int k = 0; k < nb.count; ++k) {
-      const int to = nb.cell[k];
-      if (cur.parent != NodeMap::kAbsent && nodes[cur.parent].blank == to) continue;  // undo
-      const std::uint64_t p = Domain::move(cur.packed, cur.blank, to);
-      ++r.generated;
-      const auto g = static_cast<std::uint16_t>(cur.g + 1);
-      const auto idx = static_cast<std::uint32_t>(nodes.size());
-      const std::uint32_t at = seen.insert(p, idx);
-      if (at == idx) {
-        nodes.push_back({p, e.node, g, static_cast<std::uint8_t>(to), 0});
-        const int tile = Domain::tile_at(cur.packed, to);
-        hval.push_back(static_cast<std::uint32_t>(h.update(hcur, p, to, tile, to, cur.blank)));
-        push(idx, static_cast<int>(hval[idx]));
-      } else if (wg > 0 && g < nodes[at].g) {  // a cheaper path: (re)open it
-        nodes[at].g = g;
-        nodes[at].parent = e.node;
-        nodes[at].closed = 0;
-        push(at, static_cast<int>(hval[at]));
-      }
-    }
-    r.peak_open = std::max<std::uint64_t>(r.peak_open, open.size());
-  }
-  r.closed = seen.size();
-  r.seconds = budget.elapsed();
-  return r;
+  return BestFirst<H>(d, h, wg, wh).run(start, limits);
 }
 
 namespace detail {
