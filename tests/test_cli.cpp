@@ -287,3 +287,65 @@ TEST_CASE("cli: solve with every algorithm, JSON keys, limits and stdin", "[cli]
   CHECK(r.rc == 2);
   CHECK_THAT(r.err, Catch::Contains("--max-memory"));
 }
+
+TEST_CASE("cli: verify checks solvers against the table", "[cli][search]") {
+  TempDir dir;
+  auto r = run_cli("verify --algorithms astar:manhattan,idastar:linear-conflict,bfs,wastar:manhattan --sample 300 --json",
+                   dir.path);
+  REQUIRE(r.rc == 0);
+  const auto j = json::parse(r.out);
+  REQUIRE(j.size() == 4);
+  for (const auto& row : j) {
+    CHECK(row["states"] == 300);
+    CHECK(row["failed"] == 0);
+    CHECK(row["ok"] == true);
+    CHECK(row["optimal"].get<int>() + row["longer"].get<int>() == 300);
+  }
+  CHECK(j[0]["longer"] == 0);
+  CHECK(j[3]["claims_optimal"] == false);
+  CHECK(j[3]["longer"].get<int>() > 0);  // weighted A* is not optimal on 300 random states
+  CHECK(j[3]["max_excess"].get<int>() > 0);
+
+  r = run_cli("verify --algorithms greedy:inversions --sample 200", dir.path);
+  CHECK(r.rc == 0);
+  CHECK_THAT(r.out, Catch::Contains("greedy:inversions") && Catch::Contains("verified"));
+
+  r = run_cli("verify --algorithms astar:psychic", dir.path);
+  CHECK(r.rc == 2);
+  CHECK_THAT(r.err, Catch::Contains("unknown heuristic 'psychic'"));
+  r = run_cli("verify --algorithms bfs:manhattan", dir.path);
+  CHECK(r.rc == 2);
+  CHECK_THAT(r.err, Catch::Contains("takes no heuristic"));
+}
+
+TEST_CASE("cli: compare prints one row per instance and solver, in every format", "[cli][search]") {
+  TempDir dir;
+  const std::string suite = std::string(TILESPACE_SOURCE_DIR) + "/tools/suites/8puzzle-assignment.txt";
+  auto r = run_cli("compare --suite '" + suite + "' --algorithms bfs,astar:manhattan,astar:inversions --json", dir.path);
+  REQUIRE(r.rc == 0);
+  const auto j = json::parse(r.out);
+  CHECK(j.size() == 9 * 3);
+  int unreachable = 0, long_ones = 0;
+  for (const auto& row : j) {
+    if (row["unreachable"] == true) {
+      ++unreachable;
+      continue;
+    }
+    REQUIRE(row["optimal_length"].is_number());
+    if (row["optimal_length"].get<int>() >= 20) ++long_ones;
+    if (row["solver"] != "astar:inversions") CHECK(row["optimal"] == true);
+  }
+  CHECK(unreachable == 3);
+  CHECK(long_ones >= 3 * 3);
+
+  r = run_cli("compare '2 8 3 1 0 4 7 6 5' --goal '1 2 3 8 0 4 7 6 5' --algorithms bfs,idastar:manhattan --csv", dir.path);
+  REQUIRE(r.rc == 0);
+  CHECK_THAT(r.out, Catch::StartsWith("instance,solver,length,optimal,expanded,generated,peak KiB,seconds\n"));
+  CHECK_THAT(r.out, Catch::Contains(",bfs,4,yes,"));
+  CHECK_THAT(r.out, Catch::Contains(",idastar:manhattan,4,yes,"));
+  r = run_cli("compare '2 8 3 1 0 4 7 6 5' --goal '1 2 3 8 0 4 7 6 5' --algorithms astar --md", dir.path);
+  CHECK_THAT(r.out, Catch::StartsWith("| instance"));
+  CHECK_THAT(r.out, Catch::Contains("astar:manhattan"));
+  r = run_cli("compare --suite /nonexistent", dir.path);
+  CHECK(r.rc == 2);
+}

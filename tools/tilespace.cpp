@@ -12,6 +12,8 @@
 #include <iostream>
 #include <numeric>
 #include <optional>
+#include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,7 @@
 #include "tilespace/query.hpp"
 #include "tilespace/rank.hpp"
 #include "tilespace/search/heuristics.hpp"
+#include "tilespace/search/lab.hpp"
 #include "tilespace/search/solve.hpp"
 #include "tilespace/state.hpp"
 #include "tilespace/table_store.hpp"
@@ -378,6 +381,213 @@ int cmd_solve(Common& c, const std::string& start_arg, const SolveFlags& f) {
   return r.solved ? kExitOk : kExitUnreachable;
 }
 
+
+// ---- the solver lab: verify and compare ----
+
+struct LabFlags {
+  std::string algorithms, suite;
+  std::uint64_t sample = 0, seed = 1;
+  bool csv = false, md = false;
+  double max_seconds = 0;
+  std::uint64_t max_nodes = 0;
+};
+
+int cmd_verify(Common& c, const LabFlags& f) {
+  Problem p = read_problem(c, "");
+  TableStore store = make_store(c);
+  const DistanceTable& t = store.table(p.goal.board, p.goal.blank);
+  const auto combos = f.algorithms.empty() ? search::admissible_combos() : search::parse_combos(f.algorithms);
+  std::vector<std::uint64_t> ranks;
+  if (f.sample > 0 && f.sample < t.ranker().size()) {
+    std::mt19937_64 rng(f.seed);
+    std::uniform_int_distribution<std::uint64_t> pick(0, t.ranker().size() - 1);
+    for (std::uint64_t i = 0; i < f.sample; ++i) ranks.push_back(pick(rng));
+  } else {
+    ranks.resize(t.ranker().size());
+    std::iota(ranks.begin(), ranks.end(), std::uint64_t{0});
+  }
+  search::SolveOptions base;
+  base.limits.max_nodes = f.max_nodes;
+  base.limits.max_seconds = f.max_seconds;
+  bool all_ok = true;
+  json out = json::array();
+  if (!c.json)
+    std::printf("%-30s %8s %9s %9s %8s %8s %7s %7s %14s %9s\n", "solver", "optimal?", "states", "optimal", "longer",
+                "excess", "failed", "stopped", "expanded", "seconds");
+  for (const auto& combo : combos) {
+    const search::VerifyReport r = search::verify(t, p.goal, combo, ranks, base, c.threads);
+    all_ok = all_ok && r.ok();
+    if (c.json) {
+      out.push_back({{"solver", combo.name()}, {"claims_optimal", r.claims_optimal}, {"states", r.states},
+                     {"optimal", r.optimal}, {"longer", r.longer}, {"total_excess", r.total_excess},
+                     {"max_excess", r.max_excess}, {"failed", r.failed}, {"stopped", r.stopped},
+                     {"expanded", r.expanded}, {"generated", r.generated}, {"seconds", r.seconds}, {"ok", r.ok()}});
+    } else {
+      char excess[32];
+      std::snprintf(excess, sizeof excess, "%llu/%llu", static_cast<unsigned long long>(r.total_excess),
+                    static_cast<unsigned long long>(r.max_excess));
+      std::printf("%-30s %8s %9llu %9llu %8llu %8s %7llu %7llu %14llu %9.2f%s\n", combo.name().c_str(),
+                  r.claims_optimal ? "yes" : "no", static_cast<unsigned long long>(r.states),
+                  static_cast<unsigned long long>(r.optimal), static_cast<unsigned long long>(r.longer), excess,
+                  static_cast<unsigned long long>(r.failed), static_cast<unsigned long long>(r.stopped),
+                  static_cast<unsigned long long>(r.expanded), r.seconds, r.ok() ? "" : "  FAILED");
+      std::fflush(stdout);
+    }
+  }
+  if (c.json) std::puts(out.dump().c_str());
+  else std::printf("%s\n", all_ok ? "verified: every path legal, every optimal solver optimal"
+                                   : "verification FAILED");
+  return all_ok ? kExitOk : kExitUnreachable;
+}
+
+// One compared run, for the table.
+struct Row {
+  std::string instance, solver;
+  search::Result r;
+  std::optional<int> optimal;  // from the table, where the board has one
+};
+
+std::string fixed(double v, int digits) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.*f", digits, v);
+  return b;
+}
+
+int cmd_compare(Common& c, const std::string& start_arg, const LabFlags& f) {
+  std::vector<std::pair<State, State>> instances;
+  if (!f.suite.empty()) {
+    std::ifstream in(f.suite);
+    if (!in) throw InputError("cannot read suite " + f.suite);
+    std::string line, text;
+    while (std::getline(in, line)) text += line + "\n";
+    TableStore none = make_store(c);
+    std::string ignored;
+    // Reuse the batch reader's line rules by parsing pairs here: N or 2N tiles per line.
+    auto board = board_option(c);
+    std::istringstream lines(text);
+    int no = 0;
+    while (std::getline(lines, line)) {
+      ++no;
+      const auto hash = line.find('#');
+      if (hash != std::string::npos) line.erase(hash);
+      std::istringstream ws(line);
+      std::vector<std::string> toks;
+      for (std::string w; ws >> w;) toks.push_back(w);
+      if (toks.empty()) continue;
+      try {
+        const std::size_t half = toks.size() / 2;
+        auto join = [&](std::size_t a, std::size_t b) {
+          std::string j;
+          for (std::size_t i = a; i < b; ++i) j += toks[i] + " ";
+          return j;
+        };
+        if (toks.size() % 2 != 0) throw InputError("expected a start and a goal of the same size");
+        const State st = parse_state(toks.size() == 2 ? toks[0] : join(0, half), board);
+        const State gl = parse_state(toks.size() == 2 ? toks[1] : join(half, toks.size()), st.board);
+        instances.emplace_back(st, gl);
+      } catch (const InputError& e) {
+        throw InputError(f.suite + ": line " + std::to_string(no) + ": " + e.what());
+      }
+    }
+    if (instances.empty()) throw InputError(f.suite + ": no instances");
+  } else {
+    const std::string start_text = read_start(start_arg, c);
+    Problem p = read_problem(c, start_text);
+    instances.emplace_back(*p.start, p.goal);
+  }
+  const std::string default_list =
+      "bfs,bibfs,dfs,iddfs,greedy:manhattan,astar:misplaced,astar:manhattan,astar:linear-conflict,"
+      "astar:inversions,astar:misplaced-inversions,wastar:manhattan,idastar:manhattan";
+  const auto combos = search::parse_combos(f.algorithms.empty() ? default_list : f.algorithms);
+  search::SolveOptions base;
+  base.limits.max_seconds = f.max_seconds > 0 ? f.max_seconds : 10.0;
+  base.limits.max_nodes = f.max_nodes;
+  TableStore store = make_store(c);
+  std::vector<Row> rows;
+  for (const auto& [st, gl] : instances) {
+    std::optional<int> opt;
+    const DistanceTable* table = nullptr;
+    bool has_table = true;
+    try {
+      DistanceTable::check_fits(st.board);
+    } catch (const ResourceError&) {
+      has_table = false;
+    }
+    if (has_table && solvable(st, gl)) {
+      table = &store.table(gl.board, gl.blank);
+      opt = table->distance(st, gl);
+    }
+    for (const auto& combo : combos) {
+      search::SolveOptions o = base;
+      o.table = table;
+      search::Solver solver(combo, gl, o);
+      rows.push_back({st.to_string() + " -> " + gl.to_string(), combo.name(), solver.run(st), opt});
+    }
+  }
+  auto length = [](const Row& r) {
+    return r.r.unreachable ? std::string("unreachable") : r.r.solved ? std::to_string(r.r.length())
+                                                          : r.r.stopped != search::Stop::None ? std::string("stopped")
+                                                                                               : std::string("none");
+  };
+  auto optimal = [](const Row& r) {
+    if (r.r.unreachable) return std::string("-");
+    if (!r.optimal || !r.r.solved) return std::string("?");
+    return std::string(r.r.length() == *r.optimal ? "yes" : "no");
+  };
+  if (c.json) {
+    json out = json::array();
+    for (const auto& r : rows)
+      out.push_back({{"instance", r.instance}, {"solver", r.solver},
+                     {"length", r.r.solved ? json(r.r.length()) : json(nullptr)},
+                     {"optimal_length", r.optimal ? json(*r.optimal) : json(nullptr)},
+                     {"optimal", r.optimal && r.r.solved ? json(r.r.length() == *r.optimal) : json(nullptr)},
+                     {"unreachable", r.r.unreachable},
+                     {"stopped", r.r.stopped == search::Stop::None ? json(nullptr) : json(search::stop_name(r.r.stopped))},
+                     {"expanded", r.r.expanded}, {"generated", r.r.generated}, {"peak_bytes", r.r.peak_bytes},
+                     {"seconds", r.r.seconds}});
+    std::puts(out.dump().c_str());
+    return kExitOk;
+  }
+  const std::vector<std::string> head{"instance", "solver", "length", "optimal", "expanded", "generated", "peak KiB", "seconds"};
+  std::vector<std::vector<std::string>> cells;
+  for (const auto& r : rows)
+    cells.push_back({r.instance, r.solver, length(r), optimal(r), std::to_string(r.r.expanded), std::to_string(r.r.generated),
+                     fixed(static_cast<double>(r.r.peak_bytes) / 1024.0, 1), fixed(r.r.seconds, 6)});
+  if (f.csv) {
+    auto quote = [](const std::string& v) { return v.find_first_of(",\"") == std::string::npos ? v : "\"" + v + "\""; };
+    for (std::size_t i = 0; i < head.size(); ++i) std::printf("%s%s", i ? "," : "", head[i].c_str());
+    std::puts("");
+    for (const auto& row : cells) {
+      for (std::size_t i = 0; i < row.size(); ++i) std::printf("%s%s", i ? "," : "", quote(row[i]).c_str());
+      std::puts("");
+    }
+    return kExitOk;
+  }
+  std::vector<std::size_t> width(head.size());
+  for (std::size_t i = 0; i < head.size(); ++i) width[i] = head[i].size();
+  for (const auto& row : cells)
+    for (std::size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], row[i].size());
+  auto print_row = [&](const std::vector<std::string>& row) {
+    std::string line = f.md ? "|" : "";
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      const bool right = i >= 2;
+      std::string cell = row[i];
+      const std::string pad(width[i] - cell.size(), ' ');
+      cell = right ? pad + cell : cell + pad;
+      line += f.md ? " " + cell + " |" : (i ? "  " : "") + cell;
+    }
+    std::puts(line.c_str());
+  };
+  print_row(head);
+  if (f.md) {
+    std::string sep = "|";
+    for (std::size_t i = 0; i < head.size(); ++i) sep += (i >= 2 ? " " + std::string(width[i] - 1, '-') + ": |" : " " + std::string(width[i], '-') + " |");
+    std::puts(sep.c_str());
+  }
+  for (const auto& row : cells) print_row(row);
+  return kExitOk;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -421,12 +631,34 @@ int main(int argc, char** argv) {
 
   if (argc > 1 && argv[1][0] != '-') {
     const std::string sub = argv[1];
-    if (sub != "build" && sub != "query" && sub != "stats" && sub != "solve") {
-      std::fprintf(stderr, "tilespace: error: unknown subcommand '%s' (build, query, stats, solve; see --help)\n",
+    if (sub != "build" && sub != "query" && sub != "stats" && sub != "solve" && sub != "verify" && sub != "compare") {
+      std::fprintf(stderr,
+                   "tilespace: error: unknown subcommand '%s' (build, query, stats, solve, verify, compare; see --help)\n",
                    sub.c_str());
       return kExitInput;
     }
   }
+  LabFlags lf;
+  auto* verify = app.add_subcommand("verify", "Check solvers against the exhaustive table on every (or a sample of) state");
+  add_common(verify, c);
+  verify->add_option("--algorithms", lf.algorithms,
+                     "Solvers, e.g. bfs,astar:manhattan,idastar:linear-conflict (default: every optimal combination)");
+  verify->add_option("--sample", lf.sample, "Check this many random states instead of all");
+  verify->add_option("--seed", lf.seed, "Seed of the sample")->capture_default_str();
+  verify->add_option("--max-nodes", lf.max_nodes, "Per-instance expansion limit");
+  verify->add_option("--max-seconds", lf.max_seconds, "Per-instance time limit")->check(CLI::PositiveNumber);
+
+  auto* compare = app.add_subcommand("compare", "Run algorithms x heuristics on one instance or a suite; print a table");
+  compare->add_option("start", start, "Start state (or a file with start and goal)");
+  add_common(compare, c);
+  compare->add_option("--suite", lf.suite, "File of 'START GOAL' lines (e.g. tools/suites/8puzzle-assignment.txt)");
+  compare->add_option("--algorithms", lf.algorithms, "Solvers, e.g. bfs,astar:manhattan,idastar:linear-conflict");
+  compare->add_option("--max-seconds", lf.max_seconds, "Per-run time limit (default 10)")->check(CLI::PositiveNumber);
+  compare->add_option("--max-nodes", lf.max_nodes, "Per-run expansion limit");
+  auto* csv = compare->add_flag("--csv", lf.csv, "Print CSV");
+  auto* md = compare->add_flag("--md", lf.md, "Print a Markdown table");
+  csv->excludes(md);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -449,6 +681,8 @@ int main(int argc, char** argv) {
     }
     if (stats->parsed()) return cmd_stats(c, all_goals);
     if (solve->parsed()) return cmd_solve(c, start, sf);
+    if (verify->parsed()) return cmd_verify(c, lf);
+    if (compare->parsed()) return cmd_compare(c, start, lf);
   } catch (const InputError& e) {
     std::fprintf(stderr, "tilespace: error: %s\n", e.what());
     return kExitInput;

@@ -1,0 +1,66 @@
+// The solver lab: reusable solvers, algorithm:heuristic combinations, verification of solvers
+// against the exhaustive distance table, and comparisons on one instance.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tilespace/distance_table.hpp"
+#include "tilespace/search/solve.hpp"
+
+namespace tilespace::search {
+
+// "astar:manhattan" or "bfs": an algorithm and, where it takes one, a heuristic.
+struct Combo {
+  std::string algorithm, heuristic;
+  std::string name() const { return heuristic.empty() ? algorithm : algorithm + ":" + heuristic; }
+  // True when the algorithm is optimal with this heuristic (or without one).
+  bool claims_optimal() const;
+};
+
+// Parses "bfs,astar:manhattan,idastar:linear-conflict". A heuristic-taking algorithm without
+// one gets "manhattan". Throws InputError naming the bad entry.
+std::vector<Combo> parse_combos(std::string_view list);
+// Every combination that claims optimality (for `verify` without --algorithms).
+std::vector<Combo> admissible_combos();
+
+// A solver for one combination and goal that keeps its search storage between runs.
+// Not thread-safe: one per thread.
+class Solver {
+ public:
+  Solver(const Combo& combo, const State& goal, const SolveOptions& base);
+  Result run(const State& start);
+
+ private:
+  std::function<Result(const State&)> run_;
+  std::shared_ptr<void> keep_;  // the heuristic and search storage the function uses
+};
+
+struct VerifyReport {
+  Combo combo;
+  bool claims_optimal = false;
+  std::uint64_t states = 0;     // instances run
+  std::uint64_t optimal = 0;    // legal paths of the table's length
+  std::uint64_t longer = 0;     // legal paths longer than optimal
+  std::uint64_t failed = 0;     // illegal path, wrong end, shorter than the table (impossible), or no solution
+  std::uint64_t stopped = 0;    // hit a limit
+  std::uint64_t total_excess = 0, max_excess = 0;  // moves beyond optimal, over the longer ones
+  std::uint64_t expanded = 0, generated = 0;
+  double seconds = 0;           // wall time of this combination
+  bool ok() const { return failed == 0 && stopped == 0 && (!claims_optimal || longer == 0); }
+};
+
+// Runs `combo` from every state of `ranks` (ranks of the table's ranker) to the table's goal,
+// relabelled to `goal` (same blank cell), in parallel on `threads` (0: all cores), and checks
+// every path: legal moves, ends at the goal, length against the table.
+VerifyReport verify(const DistanceTable& table, const State& goal, const Combo& combo, const std::vector<std::uint64_t>& ranks,
+                    const SolveOptions& base, int threads);
+
+// The state of rank r of the table, in the labels of `goal`.
+State state_of_rank(const DistanceTable& table, const State& goal, std::uint64_t r);
+
+}  // namespace tilespace::search

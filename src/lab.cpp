@@ -1,0 +1,200 @@
+#include "tilespace/search/lab.hpp"
+
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include <chrono>
+#include <cmath>
+#include <tuple>
+
+#include "tilespace/errors.hpp"
+#include "tilespace/rank.hpp"
+#include "tilespace/search/algorithms.hpp"
+#include "tilespace/search/heuristics.hpp"
+
+namespace tilespace::search {
+
+bool Combo::claims_optimal() const {
+  const AlgorithmInfo* a = find_algorithm(algorithm);
+  if (!a || !a->optimal) return false;
+  if (!a->uses_heuristic) return true;
+  const HeuristicInfo* h = find_heuristic(heuristic);
+  return h && h->admissible;
+}
+
+std::vector<Combo> parse_combos(std::string_view list) {
+  std::vector<Combo> out;
+  std::size_t pos = 0;
+  while (pos <= list.size()) {
+    std::size_t end = list.find(',', pos);
+    if (end == std::string_view::npos) end = list.size();
+    const std::string_view item = list.substr(pos, end - pos);
+    pos = end + 1;
+    if (item.empty()) continue;
+    Combo c;
+    const auto colon = item.find(':');
+    c.algorithm = std::string(item.substr(0, colon));
+    if (colon != std::string_view::npos) c.heuristic = std::string(item.substr(colon + 1));
+    const AlgorithmInfo* a = find_algorithm(c.algorithm);
+    if (!a) throw InputError("unknown algorithm '" + c.algorithm + "' in '" + std::string(item) + "'");
+    if (a->uses_heuristic) {
+      if (c.heuristic.empty()) c.heuristic = "manhattan";
+      if (!find_heuristic(c.heuristic))
+        throw InputError("unknown heuristic '" + c.heuristic + "' in '" + std::string(item) + "'");
+    } else if (!c.heuristic.empty()) {
+      throw InputError("algorithm '" + c.algorithm + "' takes no heuristic ('" + std::string(item) + "')");
+    }
+    out.push_back(c);
+  }
+  if (out.empty()) throw InputError("no algorithm given");
+  return out;
+}
+
+std::vector<Combo> admissible_combos() {
+  std::vector<Combo> out;
+  for (const auto& a : algorithm_catalog()) {
+    if (!a.optimal) continue;
+    if (!a.uses_heuristic) {
+      out.push_back({std::string(a.name), ""});
+      continue;
+    }
+    for (const auto& h : heuristic_catalog())
+      if (h.admissible) out.push_back({std::string(a.name), std::string(h.name)});
+  }
+  return out;
+}
+
+namespace {
+
+template <class F>
+std::shared_ptr<void> with_heuristic_object(const Domain& d, const std::string& name, const DistanceTable* table, F&& f) {
+  if (name == "misplaced") return f(std::make_shared<Misplaced>(d));
+  if (name == "manhattan") return f(std::make_shared<Manhattan>(d));
+  if (name == "linear-conflict") return f(std::make_shared<LinearConflict>(d));
+  if (name == "inversions") return f(std::make_shared<Inversions>(d));
+  if (name == "inversions-weighted") return f(std::make_shared<InversionsWeighted>(d));
+  if (name == "misplaced-inversions") return f(std::make_shared<MisplacedInversions>(d));
+  if (name == "misplaced-shared-pairs") return f(std::make_shared<MisplacedSharedPairs>(d));
+  if (name == "index-distance") return f(std::make_shared<IndexDistance>(d));
+  if (name == "exact") {
+    if (!table) throw InputError("the exact heuristic needs the distance table of the goal");
+    return f(std::make_shared<Exact>(d, *table));
+  }
+  throw InputError("unknown heuristic '" + name + "'");
+}
+
+}  // namespace
+
+Solver::Solver(const Combo& combo, const State& goal, const SolveOptions& base) {
+  SolveOptions o = base;
+  o.algorithm = combo.algorithm;
+  o.heuristic = combo.heuristic.empty() ? "manhattan" : combo.heuristic;
+  const bool best_first_kind = combo.algorithm == "astar" || combo.algorithm == "greedy" || combo.algorithm == "wastar";
+  if (!best_first_kind) {
+    run_ = [o, goal](const State& s) { return solve(s, goal, o); };
+    return;
+  }
+  auto domain = std::make_shared<Domain>(goal);
+  const int wg = combo.algorithm == "greedy" ? 0 : combo.algorithm == "wastar" ? 100 : 1;
+  const int wh = combo.algorithm == "wastar" ? static_cast<int>(std::lround(o.weight * 100)) : 1;
+  const Limits limits = o.limits;
+  keep_ = with_heuristic_object(*domain, o.heuristic, o.table, [&](auto h) -> std::shared_ptr<void> {
+    using H = typename decltype(h)::element_type;
+    auto search = std::make_shared<BestFirst<H>>(*domain, *h, wg, wh);
+    run_ = [search, domain, goal, limits](const State& s) {
+      Result r;
+      if (!solvable(s, goal)) {
+        r.unreachable = true;
+        return r;
+      }
+      r = search->run(s, limits);
+      fill_moves(r);
+      return r;
+    };
+    return std::make_shared<std::tuple<std::shared_ptr<Domain>, decltype(h)>>(domain, h);
+  });
+}
+
+Result Solver::run(const State& start) { return run_(start); }
+
+State state_of_rank(const DistanceTable& table, const State& goal, std::uint64_t r) {
+  const Labelling lab(goal);
+  std::array<std::uint8_t, kMaxCells> tile_of{};
+  for (int t = 1; t < goal.cells(); ++t) tile_of[lab.label[t]] = static_cast<std::uint8_t>(t);
+  Sequence seq{};
+  const int blank = table.ranker().unrank(r, seq);
+  State s{goal.board, {}, blank};
+  int k = 0;
+  for (int c = 0; c < goal.cells(); ++c)
+    if (c != blank) s.tiles[c] = tile_of[seq[k++]];
+  return s;
+}
+
+VerifyReport verify(const DistanceTable& table, const State& goal, const Combo& combo, const std::vector<std::uint64_t>& ranks,
+                    const SolveOptions& base, int threads) {
+  VerifyReport rep;
+  rep.combo = combo;
+  rep.claims_optimal = combo.claims_optimal();
+  SolveOptions o = base;
+  o.table = &table;
+  const auto t0 = std::chrono::steady_clock::now();
+  struct Local {
+    std::unique_ptr<Solver> solver;
+    VerifyReport part;
+  };
+  tbb::enumerable_thread_specific<Local> locals;
+  tbb::task_arena arena(threads > 0 ? threads : tbb::info::default_concurrency());
+  arena.execute([&] {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, ranks.size(), 16), [&](const auto& range) {
+      Local& l = locals.local();
+      if (!l.solver) l.solver = std::make_unique<Solver>(combo, goal, o);
+      for (std::size_t i = range.begin(); i < range.end(); ++i) {
+        const State s = state_of_rank(table, goal, ranks[i]);
+        const int opt = table.depths()[ranks[i]];
+        const Result r = l.solver->run(s);
+        VerifyReport& p = l.part;
+        ++p.states;
+        p.expanded += r.expanded;
+        p.generated += r.generated;
+        if (r.stopped != Stop::None) {
+          ++p.stopped;
+          continue;
+        }
+        bool legal = r.solved && !r.path.empty() && r.path.front() == s && r.path.back() == goal;
+        for (std::size_t k = 1; legal && k < r.path.size(); ++k) {
+          const auto& nb = goal.board.neighbours(r.path[k - 1].blank);
+          bool step = false;
+          for (int j = 0; j < nb.count; ++j) step = step || r.path[k - 1].moved(nb.cell[j]) == r.path[k];
+          legal = step;
+        }
+        if (!legal || r.length() < opt) {
+          ++p.failed;
+        } else if (r.length() == opt) {
+          ++p.optimal;
+        } else {
+          ++p.longer;
+          const auto excess = static_cast<std::uint64_t>(r.length() - opt);
+          p.total_excess += excess;
+          p.max_excess = std::max(p.max_excess, excess);
+        }
+      }
+    });
+  });
+  for (const Local& l : locals) {
+    const VerifyReport& p = l.part;
+    rep.states += p.states;
+    rep.optimal += p.optimal;
+    rep.longer += p.longer;
+    rep.failed += p.failed;
+    rep.stopped += p.stopped;
+    rep.total_excess += p.total_excess;
+    rep.max_excess = std::max(rep.max_excess, p.max_excess);
+    rep.expanded += p.expanded;
+    rep.generated += p.generated;
+  }
+  rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return rep;
+}
+
+}  // namespace tilespace::search
