@@ -91,6 +91,23 @@ Solver::Solver(const Combo& combo, const State& goal, const SolveOptions& base) 
   o.algorithm = combo.algorithm;
   o.heuristic = combo.heuristic.empty() ? "manhattan" : combo.heuristic;
   const bool best_first_kind = combo.algorithm == "astar" || combo.algorithm == "greedy" || combo.algorithm == "wastar";
+  if (combo.algorithm == "bfs") {
+    auto domain = std::make_shared<Domain>(goal);
+    auto search = std::make_shared<BreadthFirst>(*domain);
+    const Limits limits = o.limits;
+    run_ = [search, domain, goal, limits](const State& s) {
+      Result r;
+      if (!solvable(s, goal)) {
+        r.unreachable = true;
+        return r;
+      }
+      r = search->run(s, limits);
+      fill_moves(r);
+      return r;
+    };
+    keep_ = domain;
+    return;
+  }
   if (!best_first_kind) {
     run_ = [o, goal](const State& s) { return solve(s, goal, o); };
     return;

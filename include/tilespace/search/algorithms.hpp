@@ -37,35 +37,51 @@ inline std::uint64_t store_bytes(const std::vector<Node>& nodes, const NodeMap& 
 
 }  // namespace detail
 
-inline Result breadth_first(const Domain& d, const State& start, const Limits& limits) {
-  Result r;
-  Budget budget(limits);
-  std::vector<Node> nodes{{start.packed(), NodeMap::kAbsent, 0, static_cast<std::uint8_t>(start.blank), 0}};
-  NodeMap seen;
-  seen.insert(start.packed(), 0);
-  r.generated = 1;
-  if (start.packed() == d.goal_packed) detail::path_from(d, nodes, 0, r);
-  for (std::size_t head = 0; !r.solved && head < nodes.size(); ++head) {
-    r.peak_open = std::max<std::uint64_t>(r.peak_open, nodes.size() - head);
-    if (!budget.step(r, detail::store_bytes(nodes, seen))) break;
-    ++r.expanded;
-    const Node n = nodes[head];
-    const auto& nb = d.board.neighbours(n.blank);
-    for (int k = 0; k < nb.count; ++k) {
-      const std::uint64_t p = Domain::move(n.packed, n.blank, nb.cell[k]);
-      ++r.generated;
-      const auto idx = static_cast<std::uint32_t>(nodes.size());
-      if (seen.insert(p, idx) != idx) continue;
-      nodes.push_back({p, static_cast<std::uint32_t>(head), static_cast<std::uint16_t>(n.g + 1), nb.cell[k], 0});
-      if (p == d.goal_packed) {
-        detail::path_from(d, nodes, idx, r);
-        break;
+// Breadth-first search; keeps its storage between runs (verify runs it thousands of times).
+class BreadthFirst {
+ public:
+  explicit BreadthFirst(const Domain& d) : d_(d) {}
+
+  Result run(const State& start, const Limits& limits) {
+    Result r;
+    Budget budget(limits);
+    nodes_.clear();
+    seen_.clear();
+    nodes_.push_back({start.packed(), NodeMap::kAbsent, 0, static_cast<std::uint8_t>(start.blank), 0});
+    seen_.insert(start.packed(), 0);
+    r.generated = 1;
+    if (start.packed() == d_.goal_packed) detail::path_from(d_, nodes_, 0, r);
+    for (std::size_t head = 0; !r.solved && head < nodes_.size(); ++head) {
+      r.peak_open = std::max<std::uint64_t>(r.peak_open, nodes_.size() - head);
+      if (!budget.step(r, detail::store_bytes(nodes_, seen_))) break;
+      ++r.expanded;
+      const Node n = nodes_[head];
+      const auto& nb = d_.board.neighbours(n.blank);
+      for (int k = 0; k < nb.count; ++k) {
+        const std::uint64_t p = Domain::move(n.packed, n.blank, nb.cell[k]);
+        ++r.generated;
+        const auto idx = static_cast<std::uint32_t>(nodes_.size());
+        if (seen_.insert(p, idx) != idx) continue;
+        nodes_.push_back({p, static_cast<std::uint32_t>(head), static_cast<std::uint16_t>(n.g + 1), nb.cell[k], 0});
+        if (p == d_.goal_packed) {
+          detail::path_from(d_, nodes_, idx, r);
+          break;
+        }
       }
     }
+    r.closed = seen_.size();
+    r.seconds = budget.elapsed();
+    return r;
   }
-  r.closed = seen.size();
-  r.seconds = budget.elapsed();
-  return r;
+
+ private:
+  const Domain& d_;
+  std::vector<Node> nodes_;
+  NodeMap seen_;
+};
+
+inline Result breadth_first(const Domain& d, const State& start, const Limits& limits) {
+  return BreadthFirst(d).run(start, limits);
 }
 
 inline Result bidirectional(const Domain& d, const State& start, const Limits& limits) {
@@ -153,7 +169,9 @@ inline bool dfs(const Domain& d, std::vector<std::uint64_t>& path, int blank, in
   for (int k = 0; k < nb.count; ++k) {
     const std::uint64_t q = Domain::move(p, blank, nb.cell[k]);
     ++r.generated;
-    if (std::find(path.begin(), path.end(), q) != path.end()) continue;
+    bool on_path = false;  // no early exit: the compiler vectorises the scan
+    for (const std::uint64_t x : path) on_path |= x == q;
+    if (on_path) continue;
     path.push_back(q);
     r.peak_open = std::max<std::uint64_t>(r.peak_open, path.size());
     if (dfs(d, path, nb.cell[k], limit, r, budget)) return true;
