@@ -20,6 +20,8 @@ namespace {
 constexpr int kVisited = 0;           // bit offset of the visited lane
 constexpr std::uint64_t kLane = 0xFFFF;
 constexpr int kMaxDepth = 254;        // depths are bytes; 255 means "not reached"
+// Boards with at most this many groups (3x3, 2x5: 4 MiB of words at most) skip the prefetch ring.
+constexpr std::uint64_t kCachedGroups = std::uint64_t{1} << 19;
 
 int current_lane(int depth) { return 16 + 16 * (depth & 1); }
 int next_lane(int depth) { return 16 + 16 * ((depth + 1) & 1); }
@@ -159,8 +161,10 @@ inline std::int64_t delta_down(const Geometry& G, const std::uint8_t* s, const s
 }
 
 // Expands the frontier groups of one block of the scan. W is the board width, fixed at compile
-// time so the Lehmer-delta loops unroll.
-template <int W>
+// time so the Lehmer-delta loops unroll. Shared: several threads, so a word is updated with
+// relaxed atomics; with one thread plain loads and stores. Ring: targets go through the prefetch
+// ring (words not in cache); small boards update them at once.
+template <int W, bool Shared, bool Ring>
 class Expander {
  public:
   Expander(const Geometry& g, std::uint64_t* words, std::uint8_t* depth, int layer)
@@ -224,6 +228,7 @@ class Expander {
 
   // Targets wait in a ring while their cache lines are fetched; head_ is the oldest.
   void push(std::uint64_t group, std::uint32_t bit) {
+    if constexpr (!Ring) return settle({group, bit});
     __builtin_prefetch(&words_[group], 1, 3);
     if (pending_ == kRing) {
       settle(ring_[head_]);
@@ -239,6 +244,12 @@ class Expander {
   }
 
   void settle(const Target& t) {
+    if constexpr (!Shared) {  // branch-free: an already visited target gets no new bits
+      std::uint64_t& plain = words_[t.group];
+      const std::uint64_t w = plain, fresh = t.bit & ~(w >> kVisited);
+      plain = w | (fresh << kVisited) | (fresh << next_);
+      return;
+    }
     std::atomic_ref<std::uint64_t> word(words_[t.group]);
     if (word.load(std::memory_order_relaxed) & (std::uint64_t{t.bit} << kVisited)) return;
     // The old value is not needed, so this is a plain `lock or`, not a compare-and-swap loop.
@@ -304,15 +315,24 @@ BfsResult bfs_distances(const Ranker& ranker, std::span<std::uint8_t> depth, con
     std::uint64_t total = 0;
     for (int layer = 0;; ++layer) {
       if (layer > kMaxDepth) throw ResourceError("search deeper than " + std::to_string(kMaxDepth) + " moves");
-      const std::uint64_t size = tbb::parallel_reduce(
-          tbb::blocked_range<std::uint64_t>(0, groups, grain), std::uint64_t{0},
-          [&](const tbb::blocked_range<std::uint64_t>& r, std::uint64_t acc) {
-            return acc + with_width(G.w, [&](auto w) {
-                     Expander<decltype(w)::value> ex(G, words.data(), depth.data(), layer);
-                     return ex.run(r.begin(), r.end());
-                   });
-          },
-          std::plus<>());
+      const bool cached = groups <= kCachedGroups;
+    auto expand_range = [&]<bool Shared>(std::uint64_t begin, std::uint64_t end) {
+      return with_width(G.w, [&](auto w) {
+        auto go = [&]<bool Ring>() {
+          Expander<decltype(w)::value, Shared, Ring> ex(G, words.data(), depth.data(), layer);
+          return ex.run(begin, end);
+        };
+        return cached ? go.template operator()<false>() : go.template operator()<true>();
+      });
+    };
+      const std::uint64_t size =
+          threads == 1 ? expand_range.template operator()<false>(0, groups)
+                       : tbb::parallel_reduce(
+                             tbb::blocked_range<std::uint64_t>(0, groups, grain), std::uint64_t{0},
+                             [&](const tbb::blocked_range<std::uint64_t>& r, std::uint64_t acc) {
+                               return acc + expand_range.template operator()<true>(r.begin(), r.end());
+                             },
+                             std::plus<>());
       if (size == 0) break;
       total += size;
       result.histogram.push_back(size);

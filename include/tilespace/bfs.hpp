@@ -6,10 +6,13 @@
 // Horizontal moves stay inside the group and are shifts of the frontier lane; a vertical move's
 // new rank is the old one plus a Lehmer-code delta over the W rotated entries (O(W), no re-rank).
 // Groups are scanned in rank order with a mixed-radix counter, so the sequence of a group is
-// mostly updated rather than decoded. Vertical targets are prefetched a few dozen ahead.
+// mostly updated rather than decoded. Vertical targets are prefetched a few dozen ahead on boards
+// whose words do not fit in cache (more than 2^19 groups); smaller boards update them at once.
 // Total memory: N!/2 bytes of depths (the caller's) + (N-1)!/2 * 8 bytes of words.
 //
-// Threads: oneTBB parallel_for over blocks of groups inside one task_arena; every result is
+// Threads: oneTBB parallel_reduce over blocks of groups inside one task_arena, words updated with
+// relaxed atomics (load, then `lock or` only for unvisited targets). With one thread the scan
+// runs directly, with plain loads and stores and a branch-free target update. Every result is
 // independent of the number of threads and of scheduling.
 #pragma once
 
