@@ -325,17 +325,22 @@ Result best_first(const Domain& d, const H& h, const State& start, int wg, int w
 
 namespace detail {
 
+// The IDA* recursion. The path is kept as the blank's cells (a move is the blank's new cell), so a
+// node costs one packed-word update and one heuristic update; limits are checked every 4096
+// expansions, outside the hot path.
 template <class H>
 struct IdaStar {
   const Domain& d;
   const H& h;
   Result& r;
   Budget& budget;
-  std::vector<std::uint64_t> path;
+  std::vector<std::uint8_t> blanks;  // blanks[k]: the blank's cell after k moves
   int bound = 0;
   int next_bound = 0;
+  std::uint64_t expanded = 0, generated = 0;
+  bool stop = false;
 
-  // Returns true when the goal is found below `p`.
+  // Returns true when the goal is found below `p` (blanks then holds the whole path).
   bool search(std::uint64_t p, int blank, int prev_blank, int g, int hv) {
     const int f = g + hv;
     if (f > bound) {
@@ -343,19 +348,23 @@ struct IdaStar {
       return false;
     }
     if (p == d.goal_packed) return true;
-    if (!budget.step(r, path.capacity() * sizeof(std::uint64_t))) return false;
-    ++r.expanded;
+    if ((++expanded & 4095) == 0) {
+      r.expanded = expanded;
+      if (!budget.step(r, blanks.capacity())) {
+        stop = true;
+        return false;
+      }
+    }
     const auto& nb = d.board.neighbours(blank);
     for (int k = 0; k < nb.count; ++k) {
       const int to = nb.cell[k];
       if (to == prev_blank) continue;
       const int tile = Domain::tile_at(p, to);
       const std::uint64_t q = Domain::move(p, blank, to);
-      ++r.generated;
-      path.push_back(q);
+      ++generated;
+      blanks[static_cast<std::size_t>(g) + 1] = static_cast<std::uint8_t>(to);
       if (search(q, to, blank, g + 1, h.update(hv, q, to, tile, to, blank))) return true;
-      path.pop_back();
-      if (r.stopped != Stop::None) return false;
+      if (stop) return false;
     }
     return false;
   }
@@ -371,20 +380,30 @@ Result ida_star(const Domain& d, const H& h, const State& start, const Limits& l
   const std::uint64_t s = start.packed();
   const int h0 = h.eval(s, start.blank);
   ida.bound = h0;
-  r.generated = 1;
   constexpr int kNoBound = 1 << 30;
-  while (r.stopped == Stop::None) {
-    ida.path.assign(1, s);
+  while (!ida.stop) {
+    ida.blanks.assign(static_cast<std::size_t>(ida.bound) + 2, 0);
+    ida.blanks[0] = static_cast<std::uint8_t>(start.blank);
     ida.next_bound = kNoBound;
     if (ida.search(s, start.blank, -1, 0, h0)) {
-      for (const auto p : ida.path) r.path.push_back(d.state(p));
+      State cur = start;
+      r.path.push_back(cur);
+      // The path length is the bound at which the goal was met (every step had f <= bound).
+      for (std::size_t k = 1; k < ida.blanks.size() && !(cur == d.goal); ++k) {
+        cur = cur.moved(ida.blanks[k]);
+        r.path.push_back(cur);
+      }
       r.solved = true;
       break;
     }
     if (ida.next_bound == kNoBound) break;  // nothing left below any bound
     ida.bound = ida.next_bound;
   }
+  r.expanded = ida.expanded;
+  r.generated = ida.generated + 1;
+  if (r.stopped == Stop::None && ida.stop) r.stopped = Stop::Time;
   r.peak_open = r.path.size();
+  r.peak_bytes = std::max<std::uint64_t>(r.peak_bytes, ida.blanks.capacity());
   r.seconds = budget.elapsed();
   return r;
 }
