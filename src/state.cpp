@@ -1,5 +1,6 @@
 #include "tilespace/state.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <vector>
@@ -66,48 +67,55 @@ std::string quoted(std::string_view t) {
   return s + "'";
 }
 
-}  // namespace
+// A state's tokens, by rows: split by '/' or newlines, then by blanks and commas; a row that is
+// one token of several characters ("123/456/780", "123456780") has one tile per character.
+struct Tokens {
+  std::vector<std::vector<std::string_view>> rows;
+  std::vector<std::string_view> all;
+};
 
-State parse_state(std::string_view text, const std::optional<Board>& board) {
-  // Rows split by '/' or newlines; tokens by blanks and commas.
-  std::vector<std::vector<std::string_view>> rows(1);
+Tokens tokenize(std::string_view text) {
+  Tokens t;
+  t.rows.emplace_back();
   std::size_t i = 0;
   while (i < text.size()) {
     const char c = text[i];
     if (c == '/' || c == '\n') {
-      rows.emplace_back();
+      t.rows.emplace_back();
       ++i;
     } else if (is_sep(c)) {
       ++i;
     } else {
       std::size_t j = i;
       while (j < text.size() && !is_sep(text[j]) && text[j] != '/' && text[j] != '\n') ++j;
-      rows.back().push_back(text.substr(i, j - i));
+      t.rows.back().push_back(text.substr(i, j - i));
       i = j;
     }
   }
-  std::erase_if(rows, [](const auto& r) { return r.empty(); });
-  if (rows.empty()) throw InputError("empty state: expected tiles such as '1 2 3 4 5 6 7 8 0'");
-
-  // "123456780" or "123/456/780": one token per row, several characters each -> one tile a character.
+  std::erase_if(t.rows, [](const auto& r) { return r.empty(); });
+  if (t.rows.empty()) throw InputError("empty state: expected tiles such as '1 2 3 4 5 6 7 8 0'");
   bool compact = true;
-  for (const auto& r : rows) compact = compact && r.size() == 1 && r[0].size() > 1;
+  for (const auto& r : t.rows) compact = compact && r.size() == 1 && r[0].size() > 1;
   if (compact) {
-    for (auto& r : rows) {
+    for (auto& r : t.rows) {
       std::vector<std::string_view> chars;
       for (std::size_t k = 0; k < r[0].size(); ++k) chars.push_back(r[0].substr(k, 1));
       r = std::move(chars);
     }
   }
-  std::vector<std::string_view> tokens;
-  for (const auto& r : rows) tokens.insert(tokens.end(), r.begin(), r.end());
-  const int count = static_cast<int>(tokens.size());
-  if (compact && count > 10)
+  for (const auto& r : t.rows) t.all.insert(t.all.end(), r.begin(), r.end());
+  if (compact && t.all.size() > 10)
     throw InputError("a state written without separators has at most 10 cells; separate the " +
-                     std::to_string(count) + " tiles with spaces");
+                     std::to_string(t.all.size()) + " tiles with spaces");
+  return t;
+}
 
+// The board: given, else from equal rows, else from a square count. Checks the tile count.
+Board infer_board(const Tokens& t, const std::optional<Board>& board) {
+  const int count = static_cast<int>(t.all.size());
   std::optional<Board> b = board;
   if (!b) {
+    const auto& rows = t.rows;
     bool even_rows = rows.size() > 1;
     for (const auto& r : rows) even_rows = even_rows && r.size() == rows[0].size();
     if (even_rows && rows[0].size() >= 2 && rows.size() * rows[0].size() <= kMaxCells) {
@@ -120,10 +128,19 @@ State parse_state(std::string_view text, const std::optional<Board>& board) {
       throw InputError("cannot tell the board from " + std::to_string(count) +
                        " tiles: give --board WxH (at most 16 cells)");
   }
-  const int n = b->cells();
-  if (count != n)
-    throw InputError("expected " + std::to_string(n) + " tiles for a " + b->name() + " board, got " +
+  if (count != b->cells())
+    throw InputError("expected " + std::to_string(b->cells()) + " tiles for a " + b->name() + " board, got " +
                      std::to_string(count));
+  return *b;
+}
+
+}  // namespace
+
+State parse_state(std::string_view text, const std::optional<Board>& board) {
+  const Tokens t = tokenize(text);
+  const std::vector<std::string_view>& tokens = t.all;
+  const std::optional<Board> b = infer_board(t, board);
+  const int n = b->cells();
 
   State s{*b, {}, -1};
   std::array<bool, kMaxCells> seen{};
@@ -143,7 +160,7 @@ State parse_state(std::string_view text, const std::optional<Board>& board) {
   return s;  // n distinct values in [0, n): a permutation, so exactly one blank
 }
 
-std::pair<State, std::optional<State>> read_state_file(const std::string& path, const std::optional<Board>& board) {
+std::pair<std::string, std::optional<std::string>> read_state_texts(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError("cannot read " + path);
   std::stringstream ss;
@@ -169,27 +186,112 @@ std::pair<State, std::optional<State>> read_state_file(const std::string& path, 
     for (const auto& l : ls) j += l + "\n";
     return j;
   };
-  auto parse = [&](const std::string& t, const std::optional<Board>& bd) {
-    try {
-      return parse_state(t, bd);
-    } catch (const InputError& e) {
-      throw InputError(path + ": " + e.what());
-    }
-  };
   if (blocks.empty()) throw InputError(path + ": no state in the file");
-  if (blocks.size() == 1 && blocks[0].size() == 2) {
-    State start = parse(blocks[0][0], board);
-    return {start, parse(blocks[0][1], start.board)};
+  if (blocks.size() == 1 && blocks[0].size() == 2) return {blocks[0][0], blocks[0][1]};
+  if (blocks.size() == 1) return {join(blocks[0]), std::nullopt};
+  if (blocks.size() > 2)
+    throw InputError(path + ": expected a start and a goal, found " + std::to_string(blocks.size()) + " blocks");
+  return {join(blocks[0]), join(blocks[1])};
+}
+
+std::pair<State, std::optional<State>> read_state_file(const std::string& path, const std::optional<Board>& board) {
+  const auto [start_text, goal_text] = read_state_texts(path);
+  try {
+    State start = parse_state(start_text, board);
+    std::optional<State> goal;
+    if (goal_text) goal = parse_state(*goal_text, start.board);
+    return {start, goal};
+  } catch (const InputError& e) {
+    throw InputError(path + ": " + e.what());
   }
-  if (blocks.size() == 1 && blocks[0].size() == 1) return {parse(blocks[0][0], board), std::nullopt};
-  if (blocks.size() == 1) {
-    State start = parse(join(blocks[0]), board);
-    return {start, std::nullopt};
+}
+
+bool Labels::numeric() const {
+  for (std::size_t t = 0; t < names.size(); ++t)
+    if (names[t] != std::to_string(t)) return false;
+  return true;
+}
+
+std::string Labels::name(int tile) const {
+  return tile < static_cast<int>(names.size()) ? names[tile] : std::to_string(tile);
+}
+
+std::string Labels::format(const State& s) const {
+  std::string out;
+  for (int c = 0; c < s.cells(); ++c) {
+    if (c) out += ' ';
+    out += name(s.tiles[c]);
   }
-  if (blocks.size() > 2) throw InputError(path + ": expected a start and a goal, found " +
-                                          std::to_string(blocks.size()) + " blocks");
-  State start = parse(join(blocks[0]), board);
-  return {start, parse(join(blocks[1]), start.board)};
+  return out;
+}
+
+bool has_labels(std::string_view text) {
+  try {
+    const Tokens t = tokenize(text);
+    for (const auto tok : t.all)
+      if (!tile_value(tok)) return true;
+  } catch (const InputError&) {
+  }
+  return false;
+}
+
+LabelledPair parse_labelled_pair(std::string_view start_text, std::string_view goal_text,
+                                 const std::optional<Board>& board, std::string_view blank_token) {
+  const Tokens gt = [&] {
+    try {
+      return tokenize(goal_text);
+    } catch (const InputError& e) {
+      throw InputError(std::string("goal: ") + e.what());
+    }
+  }();
+  const Tokens st = tokenize(start_text);
+  const Board b = infer_board(st, board);
+  const int n = b.cells();
+  try {
+    infer_board(gt, b);
+  } catch (const InputError& e) {
+    throw InputError(std::string("goal: ") + e.what());
+  }
+  auto is_blank = [&](std::string_view t) {
+    return blank_token.empty() ? (t == "0" || t == "_" || t == ".") : t == blank_token;
+  };
+  LabelledPair out{State{b, {}, -1}, State{b, {}, -1}, {}};
+  out.labels.names.assign(1, blank_token.empty() ? "_" : std::string(blank_token));
+  // The goal fixes the numbering: its tiles in row-major order are 1..N-1.
+  for (int c = 0; c < n; ++c) {
+    const auto t = gt.all[c];
+    if (is_blank(t)) {
+      if (out.goal.blank >= 0) throw InputError("goal: the blank appears twice");
+      out.goal.blank = c;
+      continue;
+    }
+    if (std::find(out.labels.names.begin() + 1, out.labels.names.end(), t) != out.labels.names.end())
+      throw InputError("goal: tile " + quoted(t) + " appears twice");
+    out.goal.tiles[c] = static_cast<std::uint8_t>(out.labels.names.size());
+    out.labels.names.emplace_back(t);
+  }
+  if (out.goal.blank < 0)
+    throw InputError(blank_token.empty() ? "goal: no blank (write it as 0, _ or ., or name it with --blank)"
+                                         : "goal: no blank '" + std::string(blank_token) + "'");
+  std::uint32_t seen = 0;
+  for (int c = 0; c < n; ++c) {
+    const auto t = st.all[c];
+    int v = -1;
+    if (is_blank(t)) {
+      v = 0;
+    } else {
+      const auto it = std::find(out.labels.names.begin() + 1, out.labels.names.end(), t);
+      if (it == out.labels.names.end())
+        throw InputError("tile " + quoted(t) + " of the start is not in the goal: start and goal must use the same tiles");
+      v = static_cast<int>(it - out.labels.names.begin());
+    }
+    if ((seen >> v) & 1u)
+      throw InputError(v == 0 ? std::string("the blank appears twice") : "tile " + quoted(t) + " appears twice");
+    seen |= 1u << v;
+    out.start.tiles[c] = static_cast<std::uint8_t>(v);
+    if (v == 0) out.start.blank = c;
+  }
+  return out;
 }
 
 }  // namespace tilespace

@@ -349,3 +349,52 @@ TEST_CASE("cli: compare prints one row per instance and solver, in every format"
   r = run_cli("compare --suite /nonexistent", dir.path);
   CHECK(r.rc == 2);
 }
+
+TEST_CASE("cli: the assignment's input and output: zh/en, result file, labels, animation", "[cli][search]") {
+  TempDir dir;
+  auto r = run_cli("solve '2 8 3 1 0 4 7 6 5' --goal '1 2 3 8 0 4 7 6 5' -a astar --lang zh", dir.path);
+  CHECK(r.rc == 0);
+  CHECK_THAT(r.out, Catch::StartsWith("最少移动4步到达目标状态\n"));
+  r = run_cli("solve '1 2 3 4 0 5 6 7 8' --goal '1 2 3 8 0 4 7 6 5' --lang zh", dir.path);
+  CHECK(r.rc == 1);
+  CHECK(r.out == "目标状态不可达\n");
+  r = run_cli("query '1 3 2 4 0 5 6 7 8' --goal '1 2 3 8 0 4 7 6 5' --lang zh", dir.path);
+  CHECK(r.out == "最少移动20步到达目标状态\n");
+  r = run_cli("solve '2 8 3 1 0 4 7 6 5' --goal '1 2 3 8 0 4 7 6 5' -a astar --lang en", dir.path);
+  CHECK_THAT(r.out, Catch::StartsWith("4 moves: "));
+  r = run_cli("solve 123456780 --lang fr", dir.path);
+  CHECK(r.rc == 2);
+
+  // result.txt: every board from start to goal, one block each.
+  r = run_cli("solve '2 8 3 1 0 4 7 6 5' --goal '1 2 3 8 0 4 7 6 5' -a bfs --result result.txt", dir.path);
+  REQUIRE(r.rc == 0);
+  const std::string result = testing::read_file(dir / "result.txt");
+  CHECK_THAT(result, Catch::StartsWith("2 8 3\n1 . 4\n7 6 5\n\n"));
+  CHECK_THAT(result, Catch::EndsWith("1 2 3\n8 . 4\n7 6 5\n"));
+  CHECK(std::count(result.begin(), result.end(), '\n') == 5 * 3 + 4);
+
+  // Named tiles, the same set in start and goal; any blank token with --blank.
+  r = run_cli("solve 'B H C A _ D G F E' --goal 'A B C H _ D G F E' -a idastar --json", dir.path);
+  REQUIRE(r.rc == 0);
+  auto j = json::parse(r.out);
+  CHECK(j["length"] == 4);
+  CHECK(j["labels"][1] == "A");
+  r = run_cli("solve 'B H C A x D G F E' --goal 'A B C H x D G F E' --blank x -a astar", dir.path);
+  CHECK(r.rc == 0);
+  CHECK_THAT(r.out, Catch::Contains("B H C\n  A x D"));
+  r = run_cli("solve 'B H C A _ D G F Z' --goal 'A B C H _ D G F E'", dir.path);
+  CHECK(r.rc == 2);
+  CHECK_THAT(r.err, Catch::Contains("'Z'") && Catch::Contains("not in the goal"));
+  r = run_cli("solve 'B H C A _ D G F E'", dir.path);
+  CHECK(r.rc == 2);
+  CHECK_THAT(r.err, Catch::Contains("unknown symbol 'B'") && Catch::Contains("need --goal"));
+  testing::write_file(dir / "start.txt", "B H C A _ D G F E\nA B C H _ D G F E\n");
+  r = run_cli("solve start.txt -a bibfs --lang zh", dir.path);
+  CHECK_THAT(r.out, Catch::StartsWith("最少移动4步到达目标状态"));
+
+  // --animate off a terminal: every frame, in order.
+  r = run_cli("solve 123456708 --animate", dir.path);
+  CHECK(r.rc == 0);
+  CHECK_THAT(r.out, Catch::Contains("move 0/1\n") && Catch::Contains("move 1/1\n"));
+  CHECK(r.out.find("\x1b") == std::string::npos);
+}

@@ -34,7 +34,8 @@ namespace {
 
 // Options every subcommand shares.
 struct Common {
-  std::string board, goal, db = "out";
+  std::string board, goal, db = "out", blank, lang = "en";
+  std::string source;  // the file the start (and goal) came from, for messages
   int threads = 0;
   bool progress = false, json = false;
 };
@@ -46,6 +47,7 @@ void add_common(CLI::App* app, Common& c, bool goal = true, bool json_flag = tru
   app->add_option("--threads", c.threads, "Threads for builds (0: all cores)")->check(CLI::Range(0, 1024));
   app->add_flag("--progress", c.progress, "Report each BFS layer on stderr (default: when stderr is a terminal)");
   if (json_flag) app->add_flag("--json", c.json, "Print JSON");
+  if (goal) app->add_option("--blank", c.blank, "The blank's name when tiles are named (letters, words)");
 }
 
 std::optional<Board> board_option(const Common& c) {
@@ -73,13 +75,27 @@ TableStore make_store(const Common& c) {
 struct Problem {
   std::optional<State> start;
   State goal;
+  Labels labels;  // how to write the tiles (numbers unless the input named them)
 };
 
-Problem read_problem(const Common& c, const std::string& start_text) {
+Problem parse_problem(const Common& c, const std::string& start_text) {
   auto board = board_option(c);
   Problem p;
+  if (!start_text.empty() && !c.goal.empty() && (!c.blank.empty() || has_labels(start_text) || has_labels(c.goal))) {
+    LabelledPair lp = parse_labelled_pair(start_text, c.goal, board, c.blank);
+    p.start = lp.start;
+    p.goal = lp.goal;
+    p.labels = std::move(lp.labels);
+    return p;
+  }
   if (!start_text.empty()) {
-    p.start = parse_state(start_text, board);
+    try {
+      p.start = parse_state(start_text, board);
+    } catch (const InputError& e) {
+      if (c.goal.empty() && has_labels(start_text))
+        throw InputError(std::string(e.what()) + " (named tiles need --goal with the same names)");
+      throw;
+    }
     board = p.start->board;
   }
   if (!c.goal.empty()) {
@@ -95,15 +111,25 @@ Problem read_problem(const Common& c, const std::string& start_text) {
   return p;
 }
 
+// The problem from the command line, with the source file named in any error.
+Problem read_problem(const Common& c, const std::string& start_text) {
+  try {
+    return parse_problem(c, start_text);
+  } catch (const InputError& e) {
+    if (c.source.empty()) throw;
+    throw InputError(c.source + ": " + e.what());
+  }
+}
+
 // A START argument may name a file holding the start (and the goal, on its second line).
 std::string resolve_start(const std::string& arg, Common& c) {
   if (arg.empty() || arg.find_first_of(" \t,\n") != std::string::npos) return arg;
   std::error_code ec;
   if (!std::filesystem::is_regular_file(arg, ec)) return arg;
-  auto [start, goal] = read_state_file(arg, board_option(c));
-  if (goal && c.goal.empty()) c.goal = goal->to_string();
-  if (c.board.empty()) c.board = start.board.name();
-  return start.to_string();
+  auto [start, goal] = read_state_texts(arg);
+  c.source = arg;
+  if (goal && c.goal.empty()) c.goal = *goal;
+  return start;
 }
 
 json tiles_json(const State& s) {
@@ -112,16 +138,59 @@ json tiles_json(const State& s) {
   return a;
 }
 
-void print_board(const State& s) {
+// The board as rows of right-aligned names, the blank as '.' (or its given name).
+std::string board_text(const State& s, const Labels& labels, const std::string& indent = "  ") {
+  std::size_t w = 1;
+  for (int c = 0; c < s.cells(); ++c) w = std::max(w, labels.name(s.tiles[c]).size());
+  std::string out;
   for (int r = 0; r < s.board.height(); ++r) {
-    std::string line = "  ";
+    std::string line = indent;
     for (int c = 0; c < s.board.width(); ++c) {
       const int t = s.tiles[r * s.board.width() + c];
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "%3s", t ? std::to_string(t).c_str() : ".");
-      line += buf;
+      std::string name = t ? labels.name(t) : (labels.names.empty() || labels.numeric() ? "." : labels.name(0));
+      line += (c ? " " : "") + std::string(w - std::min(w, name.size()), ' ') + name;
     }
-    std::puts(line.c_str());
+    out += line + "\n";
+  }
+  return out;
+}
+
+void print_board(const State& s, const Labels& labels = {}) { std::fputs(board_text(s, labels).c_str(), stdout); }
+
+// Writes every board of the path to `file` (result.txt), atomically: temporary file, rename.
+void write_result(const std::string& file, const std::vector<State>& path, const Labels& labels) {
+  const std::string tmp = file + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp);
+    if (!out) throw InputError("cannot write " + file);
+    for (std::size_t i = 0; i < path.size(); ++i) {
+      if (i) out << "\n";
+      out << board_text(path[i], labels, "");
+    }
+    if (!out.flush()) {
+      std::filesystem::remove(tmp);
+      throw InputError("cannot write " + file);
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, file, ec);
+  if (ec) {
+    std::filesystem::remove(tmp);
+    throw InputError("cannot write " + file + ": " + ec.message());
+  }
+}
+
+// Plays the path board by board: in place on a terminal, frame after frame otherwise.
+void animate(const std::vector<State>& path, const Labels& labels, int delay_ms) {
+  const bool tty = ::isatty(STDOUT_FILENO);
+  const int lines = path.empty() ? 0 : path[0].board.height() + 1;
+  for (std::size_t i = 0; i < path.size(); ++i) {
+    if (tty && i) std::printf("\x1b[%dA", lines);  // back to the top of the frame
+    std::printf("move %zu/%zu%s\n", i, path.size() - 1, tty ? "\x1b[K" : "");
+    std::fputs(board_text(path[i], labels).c_str(), stdout);
+    if (!tty) std::puts("");
+    std::fflush(stdout);
+    if (tty && i + 1 < path.size()) ::usleep(static_cast<useconds_t>(delay_ms) * 1000);
   }
 }
 
@@ -167,6 +236,9 @@ int cmd_query(Common& c, const std::string& start_arg) {
     json j{{"board", s.board.name()}, {"start", tiles_json(s)}, {"goal", tiles_json(p.goal)}, {"reachable", d.has_value()}};
     j["length"] = d ? json(*d) : json(nullptr);
     std::puts(j.dump().c_str());
+  } else if (c.lang == "zh") {
+    if (d) std::printf("最少移动%d步到达目标状态\n", *d);
+    else std::puts("目标状态不可达");
   } else if (d) {
     std::printf("%d\n", *d);
   } else {
@@ -268,7 +340,9 @@ int cmd_stats(Common& c, bool all_goals) {
 
 // Options of `solve` beyond the common ones.
 struct SolveFlags {
-  std::string algorithm, heuristic = "manhattan", max_memory;
+  std::string algorithm, heuristic = "manhattan", max_memory, result;
+  bool animate = false;
+  int delay_ms = 400;
   double weight = 2.0, max_seconds = 0;
   int depth_limit = 50;
   std::uint64_t max_nodes = 0;
@@ -312,6 +386,7 @@ std::string read_start(const std::string& arg, Common& c) {
   }
   std::filesystem::remove(tmp);
   if (s == tmp.string()) throw InputError("standard input: no state given");
+  c.source = "standard input";
   return s;
 }
 
@@ -355,11 +430,15 @@ int cmd_solve(Common& c, const std::string& start_arg, const SolveFlags& f) {
     json pj = json::array();
     for (const auto& st : r.path) pj.push_back(tiles_json(st));
     j["path"] = pj;
+    if (!p.labels.names.empty() && !p.labels.numeric()) j["labels"] = p.labels.names;
     std::puts(j.dump().c_str());
   } else if (r.unreachable) {
-    std::puts("unreachable");
+    std::puts(c.lang == "zh" ? "目标状态不可达" : "unreachable");
   } else {
-    if (r.solved) {
+    if (r.solved && c.lang == "zh") {
+      std::printf("%s移动%d步到达目标状态\n", alg->optimal && (!alg->uses_heuristic || search::find_heuristic(o.heuristic)->admissible) ? "最少" : "", r.length());
+      std::printf("%s\n", r.moves.c_str());
+    } else if (r.solved) {
       std::printf("%d moves: %s\n", r.length(), r.moves.c_str());
     } else if (r.stopped != search::Stop::None) {
       std::printf("stopped by --%s before a solution was found\n", search::stop_name(r.stopped));
@@ -371,11 +450,17 @@ int cmd_solve(Common& c, const std::string& start_arg, const SolveFlags& f) {
                 static_cast<unsigned long long>(r.expanded), static_cast<unsigned long long>(r.generated),
                 static_cast<unsigned long long>(r.peak_open), static_cast<unsigned long long>(r.closed),
                 static_cast<double>(r.peak_bytes) / 1024.0, r.seconds);
-    for (std::size_t i = 0; i < r.path.size(); ++i) {
-      std::printf("\n%zu%s\n", i, i == 0 ? " (start)" : i + 1 == r.path.size() ? " (goal)" : "");
-      print_board(r.path[i]);
+    if (f.animate) {
+      std::puts("");
+      animate(r.path, p.labels, f.delay_ms);
+    } else {
+      for (std::size_t i = 0; i < r.path.size(); ++i) {
+        std::printf("\n%zu%s\n", i, i == 0 ? " (start)" : i + 1 == r.path.size() ? " (goal)" : "");
+        print_board(r.path[i], p.labels);
+      }
     }
   }
+  if (!f.result.empty() && r.solved) write_result(f.result, r.path, p.labels);
   if (r.unreachable) return kExitUnreachable;
   if (r.stopped != search::Stop::None) return kExitResource;
   return r.solved ? kExitOk : kExitUnreachable;
@@ -608,6 +693,7 @@ int main(int argc, char** argv) {
   query->add_option("start", start, "Start state, e.g. '1 2 3 4 5 6 7 8 0' or 123456780, or a file");
   add_common(query, c);
   query->add_option("--batch", batch, "Answer one 'START [GOAL]' a line from FILE ('-' for stdin)");
+  query->add_option("--lang", c.lang, "Messages in en or zh")->check(CLI::IsMember({"en", "zh"}));
 
   auto* stats = app.add_subcommand("stats", "Depth histogram, radius, mean and farthest states");
   add_common(stats, c);
@@ -628,6 +714,10 @@ int main(int argc, char** argv) {
   solve->add_option("--max-nodes", sf.max_nodes, "Stop after this many expansions (exit 4)");
   solve->add_option("--max-seconds", sf.max_seconds, "Stop after this many seconds (exit 4)")->check(CLI::PositiveNumber);
   solve->add_option("--max-memory", sf.max_memory, "Stop when search structures exceed this (e.g. 512M; exit 4)");
+  solve->add_option("--result", sf.result, "Write every board from start to goal to this file (result.txt)");
+  solve->add_flag("--animate", sf.animate, "Play the solution in the terminal, board by board");
+  solve->add_option("--delay", sf.delay_ms, "Milliseconds between boards with --animate")->check(CLI::Range(0, 10000));
+  solve->add_option("--lang", c.lang, "Messages in en or zh")->check(CLI::IsMember({"en", "zh"}));
 
   if (argc > 1 && argv[1][0] != '-') {
     const std::string sub = argv[1];

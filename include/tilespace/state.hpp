@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "tilespace/board.hpp"
 #include "tilespace/errors.hpp"
@@ -71,5 +72,32 @@ State parse_state(std::string_view text, const std::optional<Board>& board = std
 // Throws InputError if the file cannot be read or parsed.
 std::pair<State, std::optional<State>> read_state_file(const std::string& path,
                                                        const std::optional<Board>& board = std::nullopt);
+
+// Splits a start/goal file into the texts of its states (as read_state_file does) without
+// parsing them, so that labelled tiles can be parsed as a pair.
+std::pair<std::string, std::optional<std::string>> read_state_texts(const std::string& path);
+
+// How the tiles of a state are written: names[t] for tile t, names[0] the blank.
+struct Labels {
+  std::vector<std::string> names;
+  bool numeric() const;  // the usual 0..N-1 (or empty)
+  std::string name(int tile) const;
+  std::string format(const State& s) const;  // "A B C _ ..." in row-major order
+};
+
+// True when the text has a token that is not a number or a blank symbol (a labelled state).
+bool has_labels(std::string_view text);
+
+struct LabelledPair {
+  State start, goal;
+  Labels labels;
+};
+
+// A start and a goal whose tiles have arbitrary names (letters, words), the same set in both.
+// The blank is `blank_token`, or one of 0 _ . when empty. Tiles are numbered in the goal's
+// row-major order, so the goal becomes 1..N-1 around its blank. Throws InputError naming a
+// label missing from the goal, a duplicate, a wrong count or a missing blank.
+LabelledPair parse_labelled_pair(std::string_view start, std::string_view goal, const std::optional<Board>& board,
+                                 std::string_view blank_token = "");
 
 }  // namespace tilespace
