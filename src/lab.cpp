@@ -12,6 +12,7 @@
 #include "tilespace/rank.hpp"
 #include "tilespace/search/algorithms.hpp"
 #include "tilespace/search/heuristics.hpp"
+#include "heuristic_dispatch.hpp"
 
 namespace tilespace::search {
 
@@ -67,21 +68,25 @@ std::vector<Combo> admissible_combos() {
 
 namespace {
 
-template <class F>
-std::shared_ptr<void> with_heuristic_object(const Domain& d, const std::string& name, const DistanceTable* table, F&& f) {
-  if (name == "misplaced") return f(std::make_shared<Misplaced>(d));
-  if (name == "manhattan") return f(std::make_shared<Manhattan>(d));
-  if (name == "linear-conflict") return f(std::make_shared<LinearConflict>(d));
-  if (name == "inversions") return f(std::make_shared<Inversions>(d));
-  if (name == "inversions-weighted") return f(std::make_shared<InversionsWeighted>(d));
-  if (name == "misplaced-inversions") return f(std::make_shared<MisplacedInversions>(d));
-  if (name == "misplaced-shared-pairs") return f(std::make_shared<MisplacedSharedPairs>(d));
-  if (name == "index-distance") return f(std::make_shared<IndexDistance>(d));
-  if (name == "exact") {
-    if (!table) throw InputError("the exact heuristic needs the distance table of the goal");
-    return f(std::make_shared<Exact>(d, *table));
-  }
-  throw InputError("unknown heuristic '" + name + "'");
+}  // namespace
+
+namespace {
+
+// A run function over a search object with reusable storage (BreadthFirst, BestFirst<H>):
+// parity first, then the search; `keep` holds what the search refers to.
+template <class Search>
+std::function<Result(const State&)> reusing(std::shared_ptr<Search> search, std::shared_ptr<void> keep,
+                                            const State& goal, const Limits& limits) {
+  return [search, keep, goal, limits](const State& s) {
+    Result r;
+    if (!solvable(s, goal)) {
+      r.unreachable = true;
+      return r;
+    }
+    r = search->run(s, limits);
+    fill_moves(r);
+    return r;
+  };
 }
 
 }  // namespace
@@ -90,46 +95,23 @@ Solver::Solver(const Combo& combo, const State& goal, const SolveOptions& base) 
   SolveOptions o = base;
   o.algorithm = combo.algorithm;
   o.heuristic = combo.heuristic.empty() ? "manhattan" : combo.heuristic;
-  const bool best_first_kind = combo.algorithm == "astar" || combo.algorithm == "greedy" || combo.algorithm == "wastar";
-  if (combo.algorithm == "bfs") {
-    auto domain = std::make_shared<Domain>(goal);
-    auto search = std::make_shared<BreadthFirst>(*domain);
-    const Limits limits = o.limits;
-    run_ = [search, domain, goal, limits](const State& s) {
-      Result r;
-      if (!solvable(s, goal)) {
-        r.unreachable = true;
-        return r;
-      }
-      r = search->run(s, limits);
-      fill_moves(r);
-      return r;
-    };
-    keep_ = domain;
-    return;
-  }
-  if (!best_first_kind) {
+  const std::string& a = combo.algorithm;
+  if (a != "bfs" && a != "astar" && a != "greedy" && a != "wastar") {  // nothing to reuse
     run_ = [o, goal](const State& s) { return solve(s, goal, o); };
     return;
   }
   auto domain = std::make_shared<Domain>(goal);
-  const int wg = combo.algorithm == "greedy" ? 0 : combo.algorithm == "wastar" ? 100 : 1;
-  const int wh = combo.algorithm == "wastar" ? static_cast<int>(std::lround(o.weight * 100)) : 1;
-  const Limits limits = o.limits;
-  keep_ = with_heuristic_object(*domain, o.heuristic, o.table, [&](auto h) -> std::shared_ptr<void> {
+  if (a == "bfs") {
+    run_ = reusing(std::make_shared<BreadthFirst>(*domain), domain, goal, o.limits);
+    return;
+  }
+  const int wg = a == "greedy" ? 0 : a == "wastar" ? 100 : 1;
+  const int wh = a == "wastar" ? static_cast<int>(std::lround(o.weight * 100)) : 1;
+  with_heuristic(*domain, o.heuristic, o.table, [&](auto h) {
     using H = typename decltype(h)::element_type;
-    auto search = std::make_shared<BestFirst<H>>(*domain, *h, wg, wh);
-    run_ = [search, domain, goal, limits](const State& s) {
-      Result r;
-      if (!solvable(s, goal)) {
-        r.unreachable = true;
-        return r;
-      }
-      r = search->run(s, limits);
-      fill_moves(r);
-      return r;
-    };
-    return std::make_shared<std::tuple<std::shared_ptr<Domain>, decltype(h)>>(domain, h);
+    auto keep = std::make_shared<std::pair<std::shared_ptr<Domain>, decltype(h)>>(domain, h);
+    run_ = reusing(std::make_shared<BestFirst<H>>(*domain, *h, wg, wh), keep, goal, o.limits);
+    return Result{};
   });
 }
 

@@ -6,6 +6,7 @@
 #include "tilespace/rank.hpp"
 #include "tilespace/search/algorithms.hpp"
 #include "tilespace/search/heuristics.hpp"
+#include "heuristic_dispatch.hpp"
 
 namespace tilespace::search {
 
@@ -49,25 +50,6 @@ const AlgorithmInfo* find_algorithm(std::string_view name) noexcept {
 
 namespace {
 
-// Calls f(heuristic object) for the named heuristic.
-template <class F>
-Result with_heuristic(const Domain& d, const SolveOptions& o, F&& f) {
-  const std::string& h = o.heuristic;
-  if (h == "misplaced") return f(Misplaced(d));
-  if (h == "manhattan") return f(Manhattan(d));
-  if (h == "linear-conflict") return f(LinearConflict(d));
-  if (h == "inversions") return f(Inversions(d));
-  if (h == "inversions-weighted") return f(InversionsWeighted(d));
-  if (h == "misplaced-inversions") return f(MisplacedInversions(d));
-  if (h == "misplaced-shared-pairs") return f(MisplacedSharedPairs(d));
-  if (h == "index-distance") return f(IndexDistance(d));
-  if (h == "exact") {
-    if (!o.table) throw InputError("the exact heuristic needs the distance table of the goal");
-    return f(Exact(d, *o.table));
-  }
-  throw InputError("unknown heuristic '" + h + "'");
-}
-
 }  // namespace
 
 Result solve(const State& start, const State& goal, const SolveOptions& o) {
@@ -103,7 +85,8 @@ Result solve(const State& start, const State& goal, const SolveOptions& o) {
     r = iterative_deepening(d, start, o.depth_limit, o.limits);
   } else {
     const int w100 = static_cast<int>(std::lround(o.weight * 100));
-    r = with_heuristic(d, o, [&](const auto& h) {
+    r = with_heuristic(d, o.heuristic, o.table, [&](const auto& hp) {
+      const auto& h = *hp;
       if (a == "greedy") return best_first(d, h, start, 0, 1, o.limits);
       if (a == "astar") return best_first(d, h, start, 1, 1, o.limits);
       if (a == "wastar") return best_first(d, h, start, 100, w100, o.limits);
