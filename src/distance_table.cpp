@@ -9,12 +9,12 @@
 
 namespace tilespace {
 
-namespace {
-
 std::uint64_t physical_memory() {
   const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
   return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 0;
 }
+
+namespace {
 
 std::string gib(std::uint64_t bytes) {
   char buf[32];

@@ -14,6 +14,7 @@
 #include <optional>
 #include <random>
 #include <sstream>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -348,6 +349,10 @@ struct SolveFlags {
   std::uint64_t max_nodes = 0;
 };
 
+// Without --max-memory a search may use 3/4 of physical memory, then stops with exit 4: a
+// breadth-first search on a 4x4 board never exhausts the machine.
+std::uint64_t default_memory_limit() { return physical_memory() / 4 * 3; }
+
 // "512M", "2G", "100000" -> bytes.
 std::uint64_t parse_bytes(const std::string& text) {
   if (text.empty()) return 0;
@@ -409,7 +414,7 @@ int cmd_solve(Common& c, const std::string& start_arg, const SolveFlags& f) {
   o.depth_limit = f.depth_limit;
   o.limits.max_nodes = f.max_nodes;
   o.limits.max_seconds = f.max_seconds;
-  o.limits.max_bytes = parse_bytes(f.max_memory);
+  o.limits.max_bytes = f.max_memory.empty() ? default_memory_limit() : parse_bytes(f.max_memory);
   const search::AlgorithmInfo* alg = search::find_algorithm(o.algorithm);
   if (!alg) throw InputError("unknown algorithm '" + o.algorithm + "' (table, bfs, bibfs, dfs, iddfs, greedy, astar, wastar, idastar)");
   if (alg->uses_heuristic && !search::find_heuristic(o.heuristic))
@@ -494,6 +499,8 @@ int cmd_verify(Common& c, const LabFlags& f) {
   search::SolveOptions base;
   base.limits.max_nodes = f.max_nodes;
   base.limits.max_seconds = f.max_seconds;
+  base.limits.max_bytes =
+      default_memory_limit() / (c.threads > 0 ? static_cast<unsigned>(c.threads) : std::max(1u, std::thread::hardware_concurrency()));
   bool all_ok = true;
   json out = json::array();
   if (!c.json)
@@ -587,6 +594,7 @@ int cmd_compare(Common& c, const std::string& start_arg, const LabFlags& f) {
   search::SolveOptions base;
   base.limits.max_seconds = f.max_seconds > 0 ? f.max_seconds : 10.0;
   base.limits.max_nodes = f.max_nodes;
+  base.limits.max_bytes = default_memory_limit();
   TableStore store = make_store(c);
   std::vector<Row> rows;
   for (const auto& [st, gl] : instances) {
@@ -713,7 +721,8 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0, 1000));
   solve->add_option("--max-nodes", sf.max_nodes, "Stop after this many expansions (exit 4)");
   solve->add_option("--max-seconds", sf.max_seconds, "Stop after this many seconds (exit 4)")->check(CLI::PositiveNumber);
-  solve->add_option("--max-memory", sf.max_memory, "Stop when search structures exceed this (e.g. 512M; exit 4)");
+  solve->add_option("--max-memory", sf.max_memory,
+                    "Stop when search structures exceed this (e.g. 512M; default 3/4 of memory; exit 4)");
   solve->add_option("--result", sf.result, "Write every board from start to goal to this file (result.txt)");
   solve->add_flag("--animate", sf.animate, "Play the solution in the terminal, board by board");
   solve->add_option("--delay", sf.delay_ms, "Milliseconds between boards with --animate")->check(CLI::Range(0, 10000));

@@ -21,6 +21,9 @@
 
 namespace tilespace {
 
+// Bytes of physical memory on this machine (0 if unknown).
+std::uint64_t physical_memory();
+
 class DistanceTable {
  public:
   DistanceTable(const Ranker& ranker, std::span<const std::uint8_t> depths, std::vector<std::uint64_t> histogram,
