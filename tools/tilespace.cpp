@@ -545,43 +545,40 @@ std::string fixed(double v, int digits) {
   return b;
 }
 
+// A suite file: one "START GOAL" a line (2N tiles, or two compact tokens); '#' starts a comment.
+std::vector<std::pair<State, State>> read_suite(const std::string& path, const std::optional<Board>& board) {
+  std::ifstream in(path);
+  if (!in) throw InputError("cannot read suite " + path);
+  std::vector<std::pair<State, State>> instances;
+  std::string line;
+  for (int no = 1; std::getline(in, line); ++no) {
+    line.erase(std::min(line.find('#'), line.size()));
+    std::istringstream words(line);
+    std::vector<std::string> toks;
+    for (std::string w; words >> w;) toks.push_back(w);
+    if (toks.empty()) continue;
+    auto join = [&](std::size_t a, std::size_t b) {
+      std::string j;
+      for (std::size_t k = a; k < b; ++k) j += toks[k] + " ";
+      return j;
+    };
+    try {
+      if (toks.size() % 2 != 0) throw InputError("expected a start and a goal of the same size");
+      const std::size_t half = toks.size() / 2;
+      const State start = parse_state(join(0, half), board);
+      instances.emplace_back(start, parse_state(join(half, toks.size()), start.board));
+    } catch (const InputError& e) {
+      throw InputError(path + ": line " + std::to_string(no) + ": " + e.what());
+    }
+  }
+  if (instances.empty()) throw InputError(path + ": no instances");
+  return instances;
+}
+
 int cmd_compare(Common& c, const std::string& start_arg, const LabFlags& f) {
   std::vector<std::pair<State, State>> instances;
   if (!f.suite.empty()) {
-    std::ifstream in(f.suite);
-    if (!in) throw InputError("cannot read suite " + f.suite);
-    std::string line, text;
-    while (std::getline(in, line)) text += line + "\n";
-    TableStore none = make_store(c);
-    std::string ignored;
-    // Reuse the batch reader's line rules by parsing pairs here: N or 2N tiles per line.
-    auto board = board_option(c);
-    std::istringstream lines(text);
-    int no = 0;
-    while (std::getline(lines, line)) {
-      ++no;
-      const auto hash = line.find('#');
-      if (hash != std::string::npos) line.erase(hash);
-      std::istringstream ws(line);
-      std::vector<std::string> toks;
-      for (std::string w; ws >> w;) toks.push_back(w);
-      if (toks.empty()) continue;
-      try {
-        const std::size_t half = toks.size() / 2;
-        auto join = [&](std::size_t a, std::size_t b) {
-          std::string j;
-          for (std::size_t i = a; i < b; ++i) j += toks[i] + " ";
-          return j;
-        };
-        if (toks.size() % 2 != 0) throw InputError("expected a start and a goal of the same size");
-        const State st = parse_state(toks.size() == 2 ? toks[0] : join(0, half), board);
-        const State gl = parse_state(toks.size() == 2 ? toks[1] : join(half, toks.size()), st.board);
-        instances.emplace_back(st, gl);
-      } catch (const InputError& e) {
-        throw InputError(f.suite + ": line " + std::to_string(no) + ": " + e.what());
-      }
-    }
-    if (instances.empty()) throw InputError(f.suite + ": no instances");
+    instances = read_suite(f.suite, board_option(c));
   } else {
     const std::string start_text = read_start(start_arg, c);
     Problem p = read_problem(c, start_text);
