@@ -315,7 +315,7 @@ BfsResult bfs_distances(const Ranker& ranker, std::span<std::uint8_t> depth, con
     std::uint64_t total = 0;
     for (int layer = 0;; ++layer) {
       if (layer > kMaxDepth) throw ResourceError("search deeper than " + std::to_string(kMaxDepth) + " moves");
-      const bool cached = groups <= kCachedGroups;
+      const bool cached = groups <= kCachedGroups && threads == 1;
     auto expand_range = [&]<bool Shared>(std::uint64_t begin, std::uint64_t end) {
       return with_width(G.w, [&](auto w) {
         auto go = [&]<bool Ring>() {

@@ -6,8 +6,9 @@
 // Horizontal moves stay inside the group and are shifts of the frontier lane; a vertical move's
 // new rank is the old one plus a Lehmer-code delta over the W rotated entries (O(W), no re-rank).
 // Groups are scanned in rank order with a mixed-radix counter, so the sequence of a group is
-// mostly updated rather than decoded. Vertical targets are prefetched a few dozen ahead on boards
-// whose words do not fit in cache (more than 2^19 groups); smaller boards update them at once.
+// mostly updated rather than decoded. Vertical targets are prefetched a few dozen ahead, except
+// with one thread on boards whose words fit in cache (at most 2^19 groups), which update them at
+// once (with two threads the lines move between cores, and the prefetch still pays).
 // Total memory: N!/2 bytes of depths (the caller's) + (N-1)!/2 * 8 bytes of words.
 //
 // Threads: oneTBB parallel_reduce over blocks of groups inside one task_arena, words updated with
