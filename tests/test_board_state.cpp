@@ -2,15 +2,13 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <atomic>
-#include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "support.hpp"
 #include "tilespace/board.hpp"
 #include "tilespace/errors.hpp"
 #include "tilespace/state.hpp"
@@ -33,27 +31,11 @@ std::string parse_error(std::string_view text, const std::optional<Board>& board
 
 std::vector<int> tiles_of(const State& s) { return {s.tiles.begin(), s.tiles.begin() + s.cells()}; }
 
-// A fresh directory under the system temp dir, removed at the end of the scope.
-struct TempDir {
-  std::filesystem::path path;
-  TempDir() {
-    static std::atomic<int> counter{0};
-    const auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
-    path = std::filesystem::temp_directory_path() /
-           ("tilespace-test-" + std::to_string(stamp) + "-" + std::to_string(counter++));
-    std::filesystem::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-  }
-  std::string write(const std::string& name, const std::string& content) const {
-    const auto p = path / name;
-    std::ofstream out(p, std::ios::binary);
-    out << content;
-    return p.string();
-  }
-};
+// Writes `content` to `name` in `dir` and returns the path as a string.
+std::string write(const testing::TempDir& dir, const std::string& name, const std::string& content) {
+  testing::write_file(dir / name, content);
+  return (dir / name).string();
+}
 
 }  // namespace
 
@@ -336,10 +318,10 @@ TEST_CASE("canonical_goal", "[state]") {
 }
 
 TEST_CASE("read_state_file", "[state][file]") {
-  TempDir dir;
+  testing::TempDir dir;
 
   SECTION("start and goal on two lines") {
-    const auto path = dir.write("two-lines.txt", "1 3 2 4 0 5 6 7 8\n1 2 3 8 0 4 7 6 5\n");
+    const auto path = write(dir, "two-lines.txt", "1 3 2 4 0 5 6 7 8\n1 2 3 8 0 4 7 6 5\n");
     const auto [start, goal] = read_state_file(path);
     CHECK(start.to_string() == "1 3 2 4 0 5 6 7 8");
     REQUIRE(goal.has_value());
@@ -347,35 +329,35 @@ TEST_CASE("read_state_file", "[state][file]") {
     CHECK(goal->blank == 4);
   }
   SECTION("two blocks of rows") {
-    const auto path = dir.write("blocks.txt", "1 3 2\n4 0 5\n6 7 8\n\n1 2 3\n8 0 4\n7 6 5\n");
+    const auto path = write(dir, "blocks.txt", "1 3 2\n4 0 5\n6 7 8\n\n1 2 3\n8 0 4\n7 6 5\n");
     const auto [start, goal] = read_state_file(path);
     CHECK(start.to_string() == "1 3 2 4 0 5 6 7 8");
     REQUIRE(goal.has_value());
     CHECK(goal->to_string() == "1 2 3 8 0 4 7 6 5");
   }
   SECTION("CRLF line ends and surrounding blank lines") {
-    const auto path = dir.write("crlf.txt", "\r\n1 3 2 4 0 5 6 7 8\r\n1 2 3 8 0 4 7 6 5\r\n\r\n");
+    const auto path = write(dir, "crlf.txt", "\r\n1 3 2 4 0 5 6 7 8\r\n1 2 3 8 0 4 7 6 5\r\n\r\n");
     const auto [start, goal] = read_state_file(path);
     CHECK(start.blank == 4);
     REQUIRE(goal.has_value());
     CHECK(goal->to_string() == "1 2 3 8 0 4 7 6 5");
   }
   SECTION("one state, no goal") {
-    const auto path = dir.write("one.txt", "8 7 6 5 4 3 2 1 0\n");
+    const auto path = write(dir, "one.txt", "8 7 6 5 4 3 2 1 0\n");
     const auto [start, goal] = read_state_file(path);
     CHECK(start.to_string() == "8 7 6 5 4 3 2 1 0");
     CHECK_FALSE(goal.has_value());
   }
   SECTION("one block of rows, no goal") {
     // Three rows (two lines would be read as start and goal).
-    const auto path = dir.write("rows.txt", "1 2\n3 4\n5 0\n");
+    const auto path = write(dir, "rows.txt", "1 2\n3 4\n5 0\n");
     const auto [start, goal] = read_state_file(path);
     CHECK(start.board == Board(2, 3));
     CHECK(start.blank == 5);
     CHECK_FALSE(goal.has_value());
   }
   SECTION("the goal takes the start's board") {
-    const auto path = dir.write("3x2.txt", "1 2 3/4 5 0\n0 1 2 3 4 5\n");
+    const auto path = write(dir, "3x2.txt", "1 2 3/4 5 0\n0 1 2 3 4 5\n");
     const auto [start, goal] = read_state_file(path);
     CHECK(start.board == Board(3, 2));
     REQUIRE(goal.has_value());
@@ -383,7 +365,7 @@ TEST_CASE("read_state_file", "[state][file]") {
     CHECK(goal->blank == 0);
   }
   SECTION("explicit board") {
-    const auto path = dir.write("2x3.txt", "1 2 3 4 5 0\n1 2 3 4 0 5\n");
+    const auto path = write(dir, "2x3.txt", "1 2 3 4 5 0\n1 2 3 4 0 5\n");
     const auto [start, goal] = read_state_file(path, Board(2, 3));
     CHECK(start.board == Board(2, 3));
     REQUIRE(goal.has_value());
@@ -392,51 +374,26 @@ TEST_CASE("read_state_file", "[state][file]") {
   }
   SECTION("missing file") {
     const auto path = (dir.path / "no-such-file.txt").string();
-    try {
-      (void)read_state_file(path);
-      FAIL("read_state_file accepted a missing file");
-    } catch (const InputError& e) {
-      CHECK_THAT(std::string(e.what()), Contains("cannot read") && Contains("no-such-file.txt"));
-    }
+    CHECK_THROWS_WITH(read_state_file(path), Contains("cannot read") && Contains("no-such-file.txt"));
   }
   SECTION("binary garbage") {
-    const auto path = dir.write("garbage.bin", std::string("\x7f" "ELF\x02\x01\x01\0\0\0\0\xff\xfe", 14));
-    try {
-      (void)read_state_file(path);
-      FAIL("read_state_file accepted a binary file");
-    } catch (const InputError& e) {
-      CHECK_THAT(std::string(e.what()), Contains("garbage.bin") && Contains("not a text file"));
-    }
+    const auto path = write(dir, "garbage.bin", std::string("\x7f" "ELF\x02\x01\x01\0\0\0\0\xff\xfe", 14));
+    CHECK_THROWS_WITH(read_state_file(path), Contains("garbage.bin") && Contains("not a text file"));
   }
   SECTION("text garbage") {
-    const auto path = dir.write("garbage.txt", "hello world, this is not a puzzle\n");
-    try {
-      (void)read_state_file(path);
-      FAIL("read_state_file accepted a text that is no state");
-    } catch (const InputError& e) {
-      CHECK_THAT(std::string(e.what()), Contains("garbage.txt"));
-    }
+    const auto path = write(dir, "garbage.txt", "hello world, this is not a puzzle\n");
+    CHECK_THROWS_WITH(read_state_file(path), Contains("garbage.txt"));
   }
   SECTION("bad goal is reported with the file name") {
-    const auto path = dir.write("badgoal.txt", "1 3 2 4 0 5 6 7 8\n1 2 3 8 0 4 7 7 5\n");
-    try {
-      (void)read_state_file(path);
-      FAIL("read_state_file accepted a duplicate tile");
-    } catch (const InputError& e) {
-      CHECK_THAT(std::string(e.what()), Contains("badgoal.txt") && Contains("tile 7 appears twice"));
-    }
+    const auto path = write(dir, "badgoal.txt", "1 3 2 4 0 5 6 7 8\n1 2 3 8 0 4 7 7 5\n");
+    CHECK_THROWS_WITH(read_state_file(path), Contains("badgoal.txt") && Contains("tile 7 appears twice"));
   }
   SECTION("empty file") {
-    const auto path = dir.write("empty.txt", "\n  \n");
+    const auto path = write(dir, "empty.txt", "\n  \n");
     CHECK_THROWS_AS(read_state_file(path), InputError);
   }
   SECTION("three blocks") {
-    const auto path = dir.write("three.txt", "1 2 3 0\n\n1 2 0 3\n\n1 0 2 3\n");
-    try {
-      (void)read_state_file(path);
-      FAIL("read_state_file accepted three blocks");
-    } catch (const InputError& e) {
-      CHECK_THAT(std::string(e.what()), Contains("3 blocks"));
-    }
+    const auto path = write(dir, "three.txt", "1 2 3 0\n\n1 2 0 3\n\n1 0 2 3\n");
+    CHECK_THROWS_WITH(read_state_file(path), Contains("3 blocks"));
   }
 }
