@@ -1,6 +1,7 @@
 #include "tilespace/bfs.hpp"
 
 #include <tbb/blocked_range.h>
+#include <tbb/cache_aligned_allocator.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
 #include <tbb/task_arena.h>
@@ -124,64 +125,151 @@ class GroupCursor {
   std::array<std::uint32_t, kMaxCells> suffix_{};  // elements at positions >= i
 };
 
+// A permutation with its Lehmer digits, in two forms with the same interface: byte arrays (a
+// cursor's) and nibbles packed in two words (the code table's; n <= 15).
+struct ByteCode {
+  const std::uint8_t *s, *d;
+  unsigned entry(int i) const { return s[i]; }
+  unsigned digit(int i) const { return d[i]; }
+};
+struct NibbleCode {
+  std::uint64_t s = 0, d = 0;  // nibble i: the entry at position i, its Lehmer digit
+  unsigned entry(int i) const { return static_cast<unsigned>(s >> (4 * i)) & 15u; }
+  unsigned digit(int i) const { return static_cast<unsigned>(d >> (4 * i)) & 15u; }
+};
+
+// Small boards' code table: variant 0 of every group in one word, the entries in nibbles 0..n-1,
+// then the Lehmer digits of positions 0..n-3 (those of n-2 and n-1 are 0 in variant 0): 8n-8
+// bits, so n <= 9.
+std::uint64_t pack(const GroupCursor& cursor, int n) {
+  std::uint64_t code = 0;
+  for (int i = 0; i < n; ++i) code |= std::uint64_t{cursor.seq(0)[i]} << (4 * i);
+  for (int i = 0; i < n - 2; ++i) code |= std::uint64_t{cursor.digits(0)[i]} << (4 * (n + i));
+  return code;
+}
+
+// The two variants of a group (lexranks 2g and 2g+1), as the expander sees them: code(v) and the
+// parity of variant 0.
+struct TableGroup {
+  NibbleCode v0, v1;
+  const NibbleCode& code(unsigned v) const { return v ? v1 : v0; }
+  unsigned parity0() const { return static_cast<unsigned>(std::popcount(v0.d & 0x1111'1111'1111'1111u)) & 1u; }
+};
+struct CursorGroup {
+  const GroupCursor& cursor;
+  ByteCode code(unsigned v) const { return {cursor.seq(v), cursor.digits(v)}; }
+  unsigned parity0() const { return cursor.parity0(); }
+};
+
+// Where the expander gets a group's variants: unpacked from the table (small boards, returned by
+// value so that they stay in registers), or decoded by a cursor (larger boards, groups visited in
+// increasing order).
+class TableCodes {
+ public:
+  TableCodes(const std::uint64_t* table, int n) : table_(table), n_(n) {}
+
+  TableGroup group(std::uint64_t g) const {
+    const std::uint64_t code = table_[g];
+    const NibbleCode v0{code & ((std::uint64_t{1} << (4 * n_)) - 1u), code >> (4 * n_)};
+    // Variant 1: the last two entries swapped, Lehmer digit n-2 set to 1.
+    const int a = 4 * (n_ - 2);
+    const std::uint64_t x = ((v0.s >> a) ^ (v0.s >> (a + 4))) & 15u;
+    return {v0, {v0.s ^ (x << a) ^ (x << (a + 4)), v0.d | (std::uint64_t{1} << a)}};
+  }
+
+ private:
+  const std::uint64_t* table_;
+  int n_;
+};
+
+class CursorCodes {
+ public:
+  CursorCodes(const std::uint64_t*, int n) : cursor_(n) {}
+
+  CursorGroup group(std::uint64_t g) {
+    cursor_.go_to(g);
+    return {cursor_};
+  }
+
+ private:
+  GroupCursor cursor_;
+};
+
 // Change of the lexicographic rank when the blank, on cell p+W, moves up: the entry at sequence
 // position p moves to p+W-1 and the W-1 entries after it shift left.
-template <int W>
-inline std::int64_t delta_up(const Geometry& G, const std::uint8_t* s, const std::uint8_t* d, int p) {
-  const int t = s[p];
+template <int W, class Code>
+inline std::int64_t delta_up(const Geometry& G, const Code& c, int p) {
+  const unsigned t = c.entry(p);
   int smaller = 0;
   std::int64_t delta = 0;
   for (int k = 1; k < W; ++k) {
-    const int e = s[p + k];
-    delta += static_cast<std::int64_t>(d[p + k] + (t < e)) * static_cast<std::int64_t>(G.weight[p + k - 1]) -
-             static_cast<std::int64_t>(d[p + k]) * static_cast<std::int64_t>(G.weight[p + k]);
+    const unsigned e = c.entry(p + k);
+    const auto d = static_cast<std::int64_t>(c.digit(p + k));
+    delta += (d + (t < e)) * static_cast<std::int64_t>(G.weight[p + k - 1]) -
+             d * static_cast<std::int64_t>(G.weight[p + k]);
     smaller += e < t;
   }
   const int q = p + W - 1;
-  return delta + static_cast<std::int64_t>(d[p] - smaller) * static_cast<std::int64_t>(G.weight[q]) -
-         static_cast<std::int64_t>(d[p]) * static_cast<std::int64_t>(G.weight[p]);
+  const auto d = static_cast<std::int64_t>(c.digit(p));
+  return delta + (d - smaller) * static_cast<std::int64_t>(G.weight[q]) - d * static_cast<std::int64_t>(G.weight[p]);
 }
 
 // The blank, on cell b, moves down: the entry at position q = b+W-1 moves to b and the W-1
 // entries before it shift right.
-template <int W>
-inline std::int64_t delta_down(const Geometry& G, const std::uint8_t* s, const std::uint8_t* d, int b) {
+template <int W, class Code>
+inline std::int64_t delta_down(const Geometry& G, const Code& c, int b) {
   const int q = b + W - 1;
-  const int t = s[q];
+  const unsigned t = c.entry(q);
   int smaller = 0;
   std::int64_t delta = 0;
   for (int k = 0; k < W - 1; ++k) {
-    const int e = s[b + k];
-    delta += static_cast<std::int64_t>(d[b + k] - (t < e)) * static_cast<std::int64_t>(G.weight[b + k + 1]) -
-             static_cast<std::int64_t>(d[b + k]) * static_cast<std::int64_t>(G.weight[b + k]);
+    const unsigned e = c.entry(b + k);
+    const auto d = static_cast<std::int64_t>(c.digit(b + k));
+    delta += (d - (t < e)) * static_cast<std::int64_t>(G.weight[b + k + 1]) -
+             d * static_cast<std::int64_t>(G.weight[b + k]);
     smaller += e < t;
   }
-  return delta + static_cast<std::int64_t>(d[q] + smaller) * static_cast<std::int64_t>(G.weight[b]) -
-         static_cast<std::int64_t>(d[q]) * static_cast<std::int64_t>(G.weight[q]);
+  const auto d = static_cast<std::int64_t>(c.digit(q));
+  return delta + (d + smaller) * static_cast<std::int64_t>(G.weight[b]) - d * static_cast<std::int64_t>(G.weight[q]);
 }
 
-// Expands the frontier groups of one block of the scan. W is the board width, fixed at compile
-// time so the Lehmer-delta loops unroll. Shared: several threads, so a word is updated with
-// relaxed atomics; with one thread plain loads and stores. Ring: targets go through the prefetch
-// ring (words not in cache); small boards update them at once.
-template <int W, bool Shared, bool Ring>
+// The search's working memory.
+struct Space {
+  std::uint64_t* words;  // one per group (see bfs.hpp)
+  // Small boards only (unused otherwise): marks[i], one bit per group, is set when the group has
+  // frontier bits in the lane of layers of parity i; codes, every group's pack()ed code.
+  std::uint64_t* marks[2];
+  const std::uint64_t* codes;
+  std::uint8_t* depth;
+};
+
+// Expands the frontier of one layer over a range of the groups. W is the board width, fixed at
+// compile time so the Lehmer-delta loops unroll. Small: the groups come from the marks and their
+// codes from the table; otherwise every word of the range is scanned and a cursor decodes the
+// groups. Shared: several threads, so words and marks of the next layer are updated with relaxed
+// atomics; with one thread plain loads and stores. Ring: targets go through the prefetch ring
+// (words not in cache); otherwise they are updated at once.
+template <int W, bool Small, bool Shared, bool Ring>
 class Expander {
  public:
-  Expander(const Geometry& g, std::uint64_t* words, std::uint8_t* depth, int layer)
-      : G_(g), words_(words), depth_(depth), layer_(layer), cur_(current_lane(layer)), next_(next_lane(layer)),
-        cursor_(g.n) {}
-
-  std::uint64_t run(std::uint64_t begin, std::uint64_t end) {
-    for (std::uint64_t g = begin; g < end; ++g) {
-      const std::uint64_t w = std::atomic_ref<std::uint64_t>(words_[g]).load(std::memory_order_relaxed);
-      const auto f = static_cast<std::uint32_t>((w >> cur_) & kLane);
-      if (f) {
-        expanded_ += std::popcount(f);
-        expand(g, f, w);
+  // Small: expands the groups marked in mark words [begin, end) and clears those marks; else the
+  // groups [begin, end) with frontier bits. Returns the number of states expanded.
+  static std::uint64_t run(const Geometry& g, const Space& space, int layer, std::uint64_t begin, std::uint64_t end) {
+    // A local object, with its own copy of the geometry, so that the compiler may keep fields in
+    // registers: the depth stores are bytes, which may alias anything it cannot see is private.
+    Expander ex(g, space, layer);
+    for (std::uint64_t i = begin; i < end; ++i) {
+      if constexpr (Small) {
+        std::uint64_t m = ex.marks_[i];
+        if (!m) continue;
+        ex.marks_[i] = 0;
+        for (; m; m &= m - 1) ex.expand(64 * i + static_cast<std::uint64_t>(std::countr_zero(m)));
+      } else {
+        ex.expand(i);
       }
     }
-    flush();
-    return expanded_;
+    ex.flush();
+    return ex.expanded_;
   }
 
  private:
@@ -190,11 +278,23 @@ class Expander {
     std::uint64_t group;
     std::uint32_t bit;
   };
+  using Codes = std::conditional_t<Small, TableCodes, CursorCodes>;
 
-  void expand(std::uint64_t g, std::uint32_t f, std::uint64_t w) {
-    cursor_.go_to(g);
-    std::atomic_ref<std::uint64_t> word(words_[g]);
-    word.fetch_and(~(kLane << cur_), std::memory_order_relaxed);
+  Expander(const Geometry& g, const Space& space, int layer)
+      : G_(g), words_(space.words), marks_(space.marks[layer & 1]), next_marks_(space.marks[(layer + 1) & 1]),
+        depth_(space.depth), layer_(layer), cur_(current_lane(layer)), next_(next_lane(layer)),
+        codes_(space.codes, g.n) {}
+
+  void expand(std::uint64_t g) {
+    const std::uint64_t w = std::atomic_ref<std::uint64_t>(words_[g]).load(std::memory_order_relaxed);
+    const auto f = static_cast<std::uint32_t>((w >> cur_) & kLane);
+    if (!Small && !f) return;  // a marked group always has frontier bits
+    expanded_ += static_cast<std::uint64_t>(std::popcount(f));
+    if constexpr (Shared) {
+      std::atomic_ref<std::uint64_t>(words_[g]).fetch_and(~(kLane << cur_), std::memory_order_relaxed);
+    } else {
+      words_[g] &= ~(kLane << cur_);
+    }
 
     const std::uint64_t base = g * static_cast<std::uint64_t>(G_.cells);
     for (std::uint32_t m = f; m; m &= m - 1) depth_[base + std::countr_zero(m)] = static_cast<std::uint8_t>(layer_);
@@ -205,24 +305,39 @@ class Expander {
     // gets its bits set twice; layers are counted when they are scanned, not when found.
     const std::uint32_t h =
         (((f & G_.can_right) << 1) | ((f & G_.can_left) >> 1)) & ~static_cast<std::uint32_t>(w >> kVisited);
-    if (h) word.fetch_or((std::uint64_t{h} << kVisited) | (std::uint64_t{h} << next_), std::memory_order_relaxed);
+    if (h) {
+      const std::uint64_t bits = (std::uint64_t{h} << kVisited) | (std::uint64_t{h} << next_);
+      if constexpr (Shared) {
+        std::atomic_ref<std::uint64_t>(words_[g]).fetch_or(bits, std::memory_order_relaxed);
+      } else {
+        words_[g] |= bits;
+      }
+      mark(g);
+    }
 
-    // Vertical moves: new rank by the Lehmer delta.
+    // Vertical moves: new rank by the Lehmer delta. Blank cells in `odd` hold variant 1.
+    const auto variants = codes_.group(g);
+    const std::uint32_t odd = G_.odd_parity_cells ^ (variants.parity0() ? ~0u : 0u);
     const std::uint64_t lex0 = 2 * g;
     for (std::uint32_t m = f; m; m &= m - 1) {
       const int b = std::countr_zero(m);
-      const unsigned v = ((G_.odd_parity_cells >> b) & 1u) ^ cursor_.parity0();
-      const std::uint8_t* s = cursor_.seq(v);
-      const std::uint8_t* d = cursor_.digits(v);
-      const std::uint64_t lex = lex0 + v;
-      if (b >= W) {
-        const auto to = static_cast<std::uint64_t>(static_cast<std::int64_t>(lex) + delta_up<W>(G_, s, d, b - W));
-        push(to >> 1, 1u << (b - W));
-      }
-      if (b + W < G_.cells) {
-        const auto to = static_cast<std::uint64_t>(static_cast<std::int64_t>(lex) + delta_down<W>(G_, s, d, b));
-        push(to >> 1, 1u << (b + W));
-      }
+      const unsigned v = (odd >> b) & 1u;
+      const auto& c = variants.code(v);
+      const auto lex = static_cast<std::int64_t>(lex0 + v);
+      if (b >= W) push(static_cast<std::uint64_t>(lex + delta_up<W>(G_, c, b - W)) >> 1, 1u << (b - W));
+      if (b + W < G_.cells) push(static_cast<std::uint64_t>(lex + delta_down<W>(G_, c, b)) >> 1, 1u << (b + W));
+    }
+  }
+
+  // Small boards: marks group g for the next layer.
+  void mark(std::uint64_t g) {
+    if constexpr (!Small) return;
+    const std::uint64_t bit = std::uint64_t{1} << (g & 63);
+    if constexpr (Shared) {
+      std::atomic_ref<std::uint64_t> m(next_marks_[g >> 6]);
+      if (!(m.load(std::memory_order_relaxed) & bit)) m.fetch_or(bit, std::memory_order_relaxed);
+    } else {
+      next_marks_[g >> 6] |= bit;
     }
   }
 
@@ -248,19 +363,23 @@ class Expander {
       std::uint64_t& plain = words_[t.group];
       const std::uint64_t w = plain, fresh = t.bit & ~(w >> kVisited);
       plain = w | (fresh << kVisited) | (fresh << next_);
+      if constexpr (Small) next_marks_[t.group >> 6] |= std::uint64_t{fresh != 0} << (t.group & 63);
       return;
     }
     std::atomic_ref<std::uint64_t> word(words_[t.group]);
     if (word.load(std::memory_order_relaxed) & (std::uint64_t{t.bit} << kVisited)) return;
     // The old value is not needed, so this is a plain `lock or`, not a compare-and-swap loop.
     word.fetch_or((std::uint64_t{t.bit} << kVisited) | (std::uint64_t{t.bit} << next_), std::memory_order_relaxed);
+    mark(t.group);
   }
 
-  const Geometry& G_;
+  const Geometry G_;
   std::uint64_t* words_;
+  std::uint64_t* marks_;       // this layer's
+  std::uint64_t* next_marks_;  // the next layer's
   std::uint8_t* depth_;
   int layer_, cur_, next_;
-  GroupCursor cursor_;
+  Codes codes_;
   std::array<Target, kRing> ring_{};
   int head_ = 0, pending_ = 0;
   std::uint64_t expanded_ = 0;
@@ -280,55 +399,88 @@ std::uint64_t with_width(int w, F&& f) {
   }
 }
 
+// The working arrays. TBB's allocator keeps freed large blocks for reuse, so a repeated search
+// does not fault in fresh pages every time.
+using Words = std::vector<std::uint64_t, tbb::cache_aligned_allocator<std::uint64_t>>;
+
+// Small boards, at most 10 cells (n <= 9 entries): every group is decoded once, into a table of one
+// word a group, and the frontier's groups are marked in bitmaps instead of found by a scan.
+bool is_small(int n) { return n <= 9; }
+
+std::uint64_t mark_words(std::uint64_t groups) { return (groups + 63) / 64; }
+
 }  // namespace
 
-std::uint64_t bfs_work_bytes(const Ranker& ranker) { return ranker.groups() * sizeof(std::uint64_t); }
+std::uint64_t bfs_work_bytes(const Ranker& ranker) {
+  const std::uint64_t groups = ranker.groups();
+  const std::uint64_t small = is_small(ranker.seq_len()) ? groups + 2 * mark_words(groups) : 0;  // codes, marks
+  return (groups + small) * sizeof(std::uint64_t);
+}
 
 BfsResult bfs_distances(const Ranker& ranker, std::span<std::uint8_t> depth, const BfsOptions& options) {
   const auto t0 = std::chrono::steady_clock::now();
   const Geometry G(ranker);
   const std::uint64_t groups = ranker.groups();
-  std::vector<std::uint64_t> words;
+  const bool small = is_small(G.n);
+  Words words, marks[2], codes;
   try {
     words.assign(groups, 0);
+    if (small) {
+      for (Words& m : marks) m.assign(mark_words(groups), 0);
+      codes.resize(groups);
+    }
   } catch (const std::bad_alloc&) {
     throw ResourceError("cannot allocate " + std::to_string(bfs_work_bytes(ranker) >> 20) + " MiB for the search");
   }
+  const Space space{words.data(), {marks[0].data(), marks[1].data()}, codes.data(), depth.data()};
 
   const int threads = options.threads > 0 ? options.threads : tbb::info::default_concurrency();
   tbb::task_arena arena(threads);
   BfsResult result;
   arena.execute([&] {
-    const std::uint64_t grain = std::max<std::uint64_t>(64, std::min<std::uint64_t>(1u << 14, groups / 64 + 1));
     tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, depth.size(), 1u << 20),
                       [&](const auto& r) { std::fill(depth.begin() + r.begin(), depth.begin() + r.end(), 0xFF); });
+    if (small) {
+      tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, groups, 1u << 14), [&](const auto& r) {
+        GroupCursor cursor(G.n);
+        for (std::uint64_t g = r.begin(); g < r.end(); ++g) {
+          cursor.go_to(g);
+          codes[g] = pack(cursor, G.n);
+        }
+      });
+    }
 
     // The goal: identity sequence (group 0, variant 0 is lexrank 0), blank on its cell.
     Sequence id{};
     for (int i = 0; i < G.n; ++i) id[i] = static_cast<std::uint8_t>(i);
-    const std::uint64_t goal = ranker.rank(id, ranker.goal_blank());
+    const std::uint64_t goal = ranker.rank(id, ranker.goal_blank()), goal_group = goal / G.cells;
     const std::uint64_t gbit = std::uint64_t{1} << (goal % G.cells);
-    words[goal / G.cells] = (gbit << kVisited) | (gbit << current_lane(0));
+    words[goal_group] = (gbit << kVisited) | (gbit << current_lane(0));
+    if (small) marks[0][goal_group >> 6] = std::uint64_t{1} << (goal_group & 63);
 
+    // A pass runs over the mark words (small boards) or the words: both are split into blocks.
+    const std::uint64_t items = small ? mark_words(groups) : groups;
+    const std::uint64_t grain =
+        std::max<std::uint64_t>(small ? 1 : 64, std::min<std::uint64_t>(1u << 14, items / 64 + 1));
+    const bool ring = !(groups <= kCachedGroups && threads == 1);
     // Each pass expands layer `layer` (writing its depths) and marks layer + 1; it returns the
     // size of the layer it expanded, so an empty pass ends the search.
     std::uint64_t total = 0;
     for (int layer = 0;; ++layer) {
       if (layer > kMaxDepth) throw ResourceError("search deeper than " + std::to_string(kMaxDepth) + " moves");
-      const bool cached = groups <= kCachedGroups && threads == 1;
-    auto expand_range = [&]<bool Shared>(std::uint64_t begin, std::uint64_t end) {
-      return with_width(G.w, [&](auto w) {
-        auto go = [&]<bool Ring>() {
-          Expander<decltype(w)::value, Shared, Ring> ex(G, words.data(), depth.data(), layer);
-          return ex.run(begin, end);
-        };
-        return cached ? go.template operator()<false>() : go.template operator()<true>();
-      });
-    };
+      auto expand_range = [&]<bool Shared>(std::uint64_t begin, std::uint64_t end) {
+        return with_width(G.w, [&](auto w) {
+          auto go = [&]<bool Small, bool Ring>() {
+            return Expander<decltype(w)::value, Small, Shared, Ring>::run(G, space, layer, begin, end);
+          };
+          if (small) return ring ? go.template operator()<true, true>() : go.template operator()<true, false>();
+          return ring ? go.template operator()<false, true>() : go.template operator()<false, false>();
+        });
+      };
       const std::uint64_t size =
-          threads == 1 ? expand_range.template operator()<false>(0, groups)
+          threads == 1 ? expand_range.template operator()<false>(0, items)
                        : tbb::parallel_reduce(
-                             tbb::blocked_range<std::uint64_t>(0, groups, grain), std::uint64_t{0},
+                             tbb::blocked_range<std::uint64_t>(0, items, grain), std::uint64_t{0},
                              [&](const tbb::blocked_range<std::uint64_t>& r, std::uint64_t acc) {
                                return acc + expand_range.template operator()<true>(r.begin(), r.end());
                              },
