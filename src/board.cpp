@@ -3,24 +3,23 @@
 #include <charconv>
 #include <stdexcept>
 
+#include "tilespace/errors.hpp"
+
 namespace tilespace {
 
 Board::Board(int w, int h) : w_(w), h_(h) {
-  if (w < 2 || h < 2 || w * h > kMaxCells)
+  if (w < 2 || h < 2 || w > kMaxBoardCells || h > kMaxBoardCells || w * h > kMaxBoardCells)
     throw std::invalid_argument("board " + std::to_string(w) + "x" + std::to_string(h) +
-                                " is not supported (need 2 <= W, H and W*H <= 16)");
+                                " is not supported (need 2 <= W, H and W*H <= " + std::to_string(kMaxBoardCells) +
+                                ")");
   for (int c = 0; c < w * h; ++c) {
-    const int r = c / w, k = c % w;
-    const std::array<int, 4> to{r > 0 ? c - w : -1, r < h - 1 ? c + w : -1, k > 0 ? c - 1 : -1,
-                                k < w - 1 ? c + 1 : -1};
     for (int d = 0; d < 4; ++d) {
-      step_[c][d] = static_cast<std::int8_t>(to[d]);
-      if (to[d] >= 0) {
-        auto& n = nb_[c];
-        n.cell[n.count] = static_cast<std::uint8_t>(to[d]);
-        n.dir[n.count] = static_cast<Dir>(d);
-        ++n.count;
-      }
+      const int to = step(c, static_cast<Dir>(d));
+      if (to < 0) continue;
+      auto& n = nb_[c];
+      n.cell[n.count] = static_cast<std::uint8_t>(to);
+      n.dir[n.count] = static_cast<Dir>(d);
+      ++n.count;
     }
   }
 }
@@ -35,10 +34,19 @@ std::optional<Board> Board::parse(std::string_view text) {
   if (ea != std::errc{} || eb != std::errc{} || pa != a.data() + a.size() || pb != b.data() + b.size() ||
       a.empty() || b.empty())
     return std::nullopt;
-  if (w < 2 || h < 2 || w * h > kMaxCells) return std::nullopt;
+  if (w < 2 || h < 2 || w > kMaxBoardCells || h > kMaxBoardCells || w * h > kMaxBoardCells) return std::nullopt;
   return Board(w, h);
 }
 
 std::string Board::name() const { return std::to_string(w_) + "x" + std::to_string(h_); }
+
+void require_packed(const Board& board) {
+  if (is_packed(board)) return;
+  // The 24-puzzle's usual additive pattern database splits its tiles 6-6-6-6.
+  const std::string hint = board.cells() == 25 ? "--heuristic pdb:6-6-6-6" : "a pattern-database heuristic";
+  throw InputError("the " + board.name() + " board has " + std::to_string(board.cells()) +
+                   " cells; distance tables and the solver lab handle at most " + std::to_string(kMaxCells) +
+                   " (solve it with " + hint + ")");
+}
 
 }  // namespace tilespace

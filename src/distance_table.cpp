@@ -29,11 +29,12 @@ DistanceTable::DistanceTable(const Ranker& ranker, std::span<const std::uint8_t>
     : ranker_(ranker), depths_(depths), histogram_(std::move(histogram)), storage_(std::move(storage)) {}
 
 std::uint64_t DistanceTable::build_bytes(const Board& board) {
-  const Ranker r(board, 0);
+  const Ranker r(board, 0);  // throws InputError above kMaxCells cells
   return r.size() + bfs_work_bytes(r);
 }
 
 void DistanceTable::check_fits(const Board& board) {
+  require_packed(board);
   const std::uint64_t need = build_bytes(board), have = physical_memory();
   if (have && need > have / 10 * 9)
     throw ResourceError("the " + board.name() + " table needs " + gib(need) + " of memory; this machine has " + gib(have));

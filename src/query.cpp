@@ -8,6 +8,7 @@ namespace tilespace {
 std::optional<State> parse_state_fast(const std::string_view* tokens, int count, const Board& board) noexcept {
   const int n = board.cells();
   State s{board, {}, -1};
+  static_assert(kMaxBoardCells <= 32, "seen is a 32-bit set of tiles");
   std::uint32_t seen = 0;
   auto put = [&](int cell, int v) {
     if (v < 0 || v >= n || ((seen >> v) & 1u)) return false;
@@ -68,6 +69,7 @@ std::string json_escape(const std::string& s) {
 BatchStats run_batch(TableStore& store, std::string_view input, std::string& out, std::ostream& err,
                      const BatchOptions& options) {
   const Board& board = options.goal.board;
+  require_packed(board);  // the tables below are indexed by blank cell
   const int n = board.cells();
   std::array<const DistanceTable*, kMaxCells> tables{};
   auto table_for = [&](int blank) -> const DistanceTable& {

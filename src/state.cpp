@@ -1,6 +1,7 @@
 #include "tilespace/state.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <fstream>
 #include <sstream>
 #include <vector>
@@ -8,12 +9,14 @@
 namespace tilespace {
 
 std::uint64_t State::packed() const noexcept {
+  assert(is_packed(board));
   std::uint64_t p = 0;
   for (int c = 0; c < cells(); ++c) p |= std::uint64_t(tiles[c]) << (4 * c);
   return p;
 }
 
 State State::unpack(const Board& board, std::uint64_t packed) {
+  assert(is_packed(board));
   State s{board, {}, 0};
   for (int c = 0; c < board.cells(); ++c) {
     s.tiles[c] = static_cast<std::uint8_t>((packed >> (4 * c)) & 15u);
@@ -118,15 +121,15 @@ Board infer_board(const Tokens& t, const std::optional<Board>& board) {
     const auto& rows = t.rows;
     bool even_rows = rows.size() > 1;
     for (const auto& r : rows) even_rows = even_rows && r.size() == rows[0].size();
-    if (even_rows && rows[0].size() >= 2 && rows.size() * rows[0].size() <= kMaxCells) {
+    if (even_rows && rows[0].size() >= 2 && rows.size() * rows[0].size() <= kMaxBoardCells) {
       b = Board(static_cast<int>(rows[0].size()), static_cast<int>(rows.size()));
     } else {
-      for (int k = 2; k * k <= kMaxCells; ++k)
+      for (int k = 2; k * k <= kMaxBoardCells; ++k)
         if (k * k == count) b = Board(k, k);
     }
     if (!b)
-      throw InputError("cannot tell the board from " + std::to_string(count) +
-                       " tiles: give --board WxH (at most 16 cells)");
+      throw InputError("cannot tell the board from " + std::to_string(count) + " tiles: give --board WxH (at most " +
+                       std::to_string(kMaxBoardCells) + " cells)");
   }
   if (count != b->cells())
     throw InputError("expected " + std::to_string(b->cells()) + " tiles for a " + b->name() + " board, got " +
@@ -143,7 +146,7 @@ State parse_state(std::string_view text, const std::optional<Board>& board) {
   const int n = b->cells();
 
   State s{*b, {}, -1};
-  std::array<bool, kMaxCells> seen{};
+  std::array<bool, kMaxBoardCells> seen{};
   for (int c = 0; c < n; ++c) {
     const auto value = tile_value(tokens[c]);
     if (!value) throw InputError("unknown symbol " + quoted(tokens[c]) + ": tiles are numbers, the blank is 0, _ or .");
@@ -273,6 +276,7 @@ LabelledPair parse_labelled_pair(std::string_view start_text, std::string_view g
   if (out.goal.blank < 0)
     throw InputError(blank_token.empty() ? "goal: no blank (write it as 0, _ or ., or name it with --blank)"
                                          : "goal: no blank '" + std::string(blank_token) + "'");
+  static_assert(kMaxBoardCells <= 32, "seen is a 32-bit set of tiles");
   std::uint32_t seen = 0;
   for (int c = 0; c < n; ++c) {
     const auto t = st.all[c];

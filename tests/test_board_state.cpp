@@ -85,9 +85,54 @@ TEST_CASE("Board geometry of 3x3", "[board]") {
   CHECK(kDirLetter[static_cast<int>(Dir::Left)] == 'L');
 }
 
+TEST_CASE("Board geometry of 5x5", "[board]") {
+  const Board b(5, 5);
+  CHECK(b.cells() == 25);
+  CHECK(b.name() == "5x5");
+  CHECK(b.row(24) == 4);
+  CHECK(b.col(24) == 4);
+  CHECK(b.row(12) == 2);
+  CHECK(b.col(13) == 3);
+  CHECK_FALSE(is_packed(b));
+  CHECK(is_packed(Board(4, 4)));
+  // Corners: two neighbours each, in U, D, L, R order.
+  const auto& c0 = b.neighbours(0);
+  REQUIRE(c0.count == 2);
+  CHECK(c0.cell[0] == 5);
+  CHECK(c0.dir[0] == Dir::Down);
+  CHECK(c0.cell[1] == 1);
+  CHECK(c0.dir[1] == Dir::Right);
+  const auto& c24 = b.neighbours(24);
+  REQUIRE(c24.count == 2);
+  CHECK(c24.cell[0] == 19);
+  CHECK(c24.dir[0] == Dir::Up);
+  CHECK(c24.cell[1] == 23);
+  CHECK(c24.dir[1] == Dir::Left);
+  CHECK(b.neighbours(4).count == 2);
+  CHECK(b.neighbours(20).count == 2);
+  // The centre: all four.
+  const auto& m = b.neighbours(12);
+  REQUIRE(m.count == 4);
+  CHECK(m.cell[0] == 7);
+  CHECK(m.cell[1] == 17);
+  CHECK(m.cell[2] == 11);
+  CHECK(m.cell[3] == 13);
+  // Edges: three, no wrap-around between rows.
+  const auto& e = b.neighbours(14);
+  REQUIRE(e.count == 3);
+  CHECK(e.cell[0] == 9);
+  CHECK(e.cell[1] == 19);
+  CHECK(e.cell[2] == 13);
+  CHECK(b.step(14, Dir::Right) == -1);
+  CHECK(b.step(15, Dir::Left) == -1);
+  CHECK(b.step(22, Dir::Down) == -1);
+  CHECK(b.step(2, Dir::Up) == -1);
+  CHECK(b.step(7, Dir::Down) == 12);
+}
+
 TEST_CASE("Board neighbours are symmetric and match the grid on every board", "[board]") {
-  for (int w = 2; w <= 8; ++w) {
-    for (int h = 2; w * h <= kMaxCells; ++h) {
+  for (int w = 2; w <= kMaxBoardCells / 2; ++w) {
+    for (int h = 2; w * h <= kMaxBoardCells; ++h) {
       const Board b(w, h);
       int edges = 0;
       for (int c = 0; c < b.cells(); ++c) {
@@ -132,8 +177,20 @@ TEST_CASE("Board::parse", "[board]") {
   REQUIRE(b);
   CHECK(b->width() == 8);
 
-  for (const char* bad : {"1x5", "5x1", "5x5", "4x5", "3x6", "17x1", "0x0", "-2x3", "3x", "x3", "x", "abc", "", "3x3x",
-                          "3 x3", "3x3 ", "33", "3*3"}) {
+  // Up to 25 cells.
+  b = Board::parse("5x5");
+  REQUIRE(b);
+  CHECK(b->cells() == 25);
+  b = Board::parse("4x5");
+  REQUIRE(b);
+  CHECK(b->width() == 4);
+  CHECK(b->height() == 5);
+  CHECK(Board::parse("5X4") == Board(5, 4));
+  CHECK(Board::parse("2x12") == Board(2, 12));
+  CHECK(Board::parse("3x6") == Board(3, 6));
+
+  for (const char* bad : {"1x5", "5x1", "6x5", "5x6", "2x13", "13x2", "6x6", "3x9", "17x1", "0x0", "-2x3", "3x", "x3",
+                          "x", "abc", "", "3x3x", "3 x3", "3x3 ", "33", "3*3", "65536x65536", "99999999x99999999"}) {
     INFO("text: '" << bad << "'");
     CHECK_FALSE(Board::parse(bad).has_value());
   }
@@ -142,10 +199,15 @@ TEST_CASE("Board::parse", "[board]") {
 TEST_CASE("Board constructor rejects unsupported sizes", "[board]") {
   CHECK_THROWS_AS(Board(1, 5), std::invalid_argument);
   CHECK_THROWS_AS(Board(5, 1), std::invalid_argument);
-  CHECK_THROWS_AS(Board(5, 5), std::invalid_argument);
-  CHECK_THROWS_AS(Board(3, 6), std::invalid_argument);
+  CHECK_THROWS_AS(Board(6, 5), std::invalid_argument);
+  CHECK_THROWS_AS(Board(2, 13), std::invalid_argument);
+  CHECK_THROWS_AS(Board(65536, 65536), std::invalid_argument);  // W*H would overflow an int
+  CHECK_THROWS_WITH(Board(6, 6), Contains("6x6") && Contains("W*H <= 25"));
   CHECK_NOTHROW(Board(2, 8));
   CHECK_NOTHROW(Board(4, 4));
+  CHECK_NOTHROW(Board(5, 5));
+  CHECK_NOTHROW(Board(3, 6));
+  CHECK_NOTHROW(Board(2, 12));
   CHECK(Board(2, 3) == Board(2, 3));
   CHECK_FALSE(Board(2, 3) == Board(3, 2));
 }
@@ -264,9 +326,144 @@ TEST_CASE("parse_state errors name the problem", "[state][errors]") {
     CHECK_THAT(parse_error(",,/,"), Contains("empty"));
   }
   SECTION("too many cells") {
-    // A 24-puzzle line from korf24.tsv: 25 cells do not fit (at most 16).
-    CHECK_THAT(parse_error("14 5 9 2 18 8 23 19 12 17 15 0 10 20 4 6 11 21 1 7 24 3 16 22 13"), Contains("25"));
+    std::string t36;
+    for (int v = 1; v <= 36; ++v) t36 += std::to_string(v % 36) + " ";
+    CHECK_THAT(parse_error(t36), Contains("36 tiles") && Contains("at most 25 cells"));
+    CHECK_THAT(parse_error("1 2 3 4 5 6/7 8 9 10 11 12/13 14 15 16 17 18/19 20 21 22 23 24/25 26 27 28 29 30/31 32 33 34 35 0"),
+               Contains("36 tiles"));
     CHECK_THAT(parse_error("12345678901"), Contains("10 cells"));
+  }
+}
+
+TEST_CASE("parse_state reads 5x5 states in every separated spelling", "[state][5x5]") {
+  // Korf & Felner's first 24-puzzle instance (tests/data/korf24.tsv).
+  const std::string line = "14 5 9 2 18 8 23 19 12 17 15 0 10 20 4 6 11 21 1 7 24 3 16 22 13";
+  const std::vector<int> expected{14, 5, 9, 2, 18, 8, 23, 19, 12, 17, 15, 0, 10, 20, 4, 6, 11, 21, 1, 7, 24, 3, 16, 22, 13};
+  const std::string rows = "14 5 9 2 18/8 23 19 12 17/15 0 10 20 4/6 11 21 1 7/24 3 16 22 13";
+  const std::string lines = "14 5 9 2 18\n8 23 19 12 17\n15 _ 10 20 4\n6 11 21 1 7\n24 3 16 22 13\n";
+  const std::string commas = "14,5,9,2,18,8,23,19,12,17,15,.,10,20,4,6,11,21,1,7,24,3,16,22,13";
+  for (const std::string& text : {line, rows, lines, commas}) {
+    INFO("text: '" << text << "'");
+    for (const std::optional<Board>& board : {std::optional<Board>{}, std::optional<Board>{Board(5, 5)}}) {
+      const State s = parse_state(text, board);
+      CHECK(s.board == Board(5, 5));
+      CHECK(tiles_of(s) == expected);
+      CHECK(s.blank == 11);
+    }
+  }
+  const State s = parse_state(line);
+  CHECK(s.to_string() == line);
+  CHECK(parse_state(s.to_string()) == s);
+  CHECK(s.compact() == "14-5-9-2-18-8-23-19-12-17-15-0-10-20-4-6-11-21-1-7-24-3-16-22-13");
+  CHECK(s.moved(6).blank == 6);
+  CHECK(s.moved(6).tiles[11] == 23);
+
+  SECTION("4x5 and 5x4 from rows or --board") {
+    std::string twenty;
+    for (int v = 1; v < 20; ++v) twenty += std::to_string(v) + " ";
+    twenty += "0";
+    CHECK(parse_state(twenty, Board(4, 5)).board == Board(4, 5));
+    CHECK(parse_state(twenty, Board(5, 4)).blank == 19);
+    CHECK_THAT(parse_error(twenty), Contains("cannot tell the board from 20 tiles") && Contains("--board"));
+    const State r = parse_state("1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 16/17 18 19 0");
+    CHECK(r.board == Board(4, 5));
+    CHECK(r.tiles[18] == 19);
+    CHECK(parse_state("1 2 3 4 5/6 7 8 9 10/11 12 13 14 15/16 17 18 19 0").board == Board(5, 4));
+    CHECK(parse_state("1 2 3/4 5 6/7 8 9/10 11 12/13 14 15/16 17 0").board == Board(3, 6));
+  }
+  SECTION("canonical goals") {
+    const Board b(5, 5);
+    CHECK(canonical_goal(b, 24) ==
+          parse_state("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 0"));
+    CHECK(canonical_goal(b, 0) ==
+          parse_state("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24"));
+    for (int c = 0; c < b.cells(); ++c) {
+      const State g = canonical_goal(b, c);
+      CHECK(g.blank == c);
+      CHECK(parse_state(g.to_string(), b) == g);
+    }
+  }
+}
+
+TEST_CASE("5x5 parse errors name the problem", "[state][errors][5x5]") {
+  const Board b(5, 5);
+  std::vector<std::string> t;
+  for (int v = 1; v < 25; ++v) t.push_back(std::to_string(v));
+  t.push_back("0");
+  auto join = [](const std::vector<std::string>& v) {
+    std::string s;
+    for (const auto& x : v) s += (s.empty() ? "" : " ") + x;
+    return s;
+  };
+  REQUIRE(parse_state(join(t)).board == b);
+
+  SECTION("wrong count") {
+    auto fewer = t;
+    fewer.pop_back();
+    CHECK_THAT(parse_error(join(fewer), b), Contains("expected 25 tiles for a 5x5 board, got 24"));
+    auto more = t;
+    more.push_back("25");
+    CHECK_THAT(parse_error(join(more), b), Contains("expected 25 tiles") && Contains("got 26"));
+    CHECK_THAT(parse_error("1 2 3 4 5 6 7 8 0", b), Contains("got 9"));
+  }
+  SECTION("duplicates") {
+    auto dup = t;
+    dup[3] = "24";
+    CHECK_THAT(parse_error(join(dup)), Contains("tile 24 appears twice"));
+    dup = t;
+    dup[0] = "0";
+    CHECK_THAT(parse_error(join(dup), b), Contains("blank appears twice"));
+  }
+  SECTION("unknown symbols and out-of-range tiles") {
+    auto bad = t;
+    bad[20] = "x";
+    CHECK_THAT(parse_error(join(bad)), Contains("unknown symbol 'x'"));
+    bad = t;
+    bad[7] = "25";
+    CHECK_THAT(parse_error(join(bad)), Contains("tile 25 does not fit a 5x5 board") && Contains("tiles 1-24"));
+    bad[7] = "31";  // beyond a 32-bit set of tiles, too
+    CHECK_THAT(parse_error(join(bad), b), Contains("tile 31 does not fit"));
+    bad[7] = "255";  // would wrap a byte
+    CHECK_THAT(parse_error(join(bad), b), Contains("tile 255 does not fit"));
+  }
+  SECTION("the form without separators stays limited to 10 cells") {
+    CHECK_THAT(parse_error("123456789ABCDEFGHIJKLMNO_"), Contains("at most 10 cells"));
+    CHECK_THAT(parse_error("123456789ABCDEFGHIJKLMNO_", b), Contains("at most 10 cells"));
+    CHECK_THAT(parse_error("12345/6789A/BCDEF/GHIJK/LMNO_"), Contains("at most 10 cells") && Contains("25 tiles"));
+  }
+}
+
+TEST_CASE("5x5 start/goal files and labelled pairs", "[state][file][5x5]") {
+  testing::TempDir dir;
+  const std::string start_rows = "1 2 3 4 5\n6 7 8 9 10\n11 12 0 13 14\n15 16 17 18 19\n20 21 22 23 24\n";
+  const std::string goal_rows = "0 1 2 3 4\n5 6 7 8 9\n10 11 12 13 14\n15 16 17 18 19\n20 21 22 23 24\n";
+  SECTION("two blocks of rows") {
+    const auto path = write(dir, "5x5.txt", start_rows + "\n" + goal_rows);
+    const auto [start, goal] = read_state_file(path);
+    CHECK(start.board == Board(5, 5));
+    CHECK(start.blank == 12);
+    REQUIRE(goal.has_value());
+    CHECK(*goal == canonical_goal(Board(5, 5), 0));
+  }
+  SECTION("two lines, the goal with too few tiles") {
+    const auto path = write(dir, "bad.txt", "1 2 3 4 5 6 7 8 9 10 11 12 0 13 14 15 16 17 18 19 20 21 22 23 24\n1 2 3 0\n");
+    CHECK_THROWS_WITH(read_state_file(path), Contains("bad.txt") && Contains("expected 25 tiles"));
+  }
+  SECTION("labelled tiles") {
+    const std::string letters = "A B C D E F G H I J K L M N O P Q R S T U V W X";
+    const LabelledPair lp = parse_labelled_pair("B A C D E F G H I J K L M N O P Q R S T U V W X _",
+                                                letters + " _", std::nullopt);
+    CHECK(lp.goal == canonical_goal(Board(5, 5), 24));
+    CHECK(lp.start.tiles[0] == 2);
+    CHECK(lp.start.tiles[1] == 1);
+    CHECK(lp.labels.name(24) == "X");
+    CHECK(lp.labels.format(lp.start).substr(0, 4) == "B A ");
+    CHECK_THROWS_WITH(parse_labelled_pair("B B C D E F G H I J K L M N O P Q R S T U V W X _", letters + " _",
+                                          std::nullopt),
+                      Contains("'B' appears twice"));
+    CHECK_THROWS_WITH(parse_labelled_pair("Z A C D E F G H I J K L M N O P Q R S T U V W X _", letters + " _",
+                                          std::nullopt),
+                      Contains("'Z'") && Contains("not in the goal"));
   }
 }
 

@@ -3,6 +3,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <string>
+#include <vector>
+
 #include "support.hpp"
 #include "tilespace/errors.hpp"
 
@@ -152,6 +155,40 @@ TEST_CASE("cli: build --all-goals and stats", "[cli]") {
   j = json::parse(r.out);
   CHECK(j["states"] == 360);
   CHECK(j["radius"] == 21);
+}
+
+TEST_CASE("cli: commands that need a distance table or the solver lab refuse 5x5 with exit 2", "[cli][5x5]") {
+  TempDir dir;
+  const std::string korf1 = "'14 5 9 2 18 8 23 19 12 17 15 0 10 20 4 6 11 21 1 7 24 3 16 22 13'";
+  const std::string goal0 = "'0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24'";
+  for (const std::string& args : std::vector<std::string>{
+           "query " + korf1 + " --goal " + goal0, "query " + korf1 + " --board 5x5 --goal " + goal0,
+        "query " + korf1 + " --goal " + goal0 + " --json", "stats --board 5x5", "stats --goal " + goal0,
+        "build --board 5x5", "solve " + korf1 + " --goal " + goal0,
+        "solve " + korf1 + " --goal " + goal0 + " --algorithm idastar --heuristic manhattan",
+        "verify --board 5x5 --sample 10", "compare " + korf1 + " --goal " + goal0,
+        "query --batch - --board 5x5"}) {
+    INFO(args);
+    const auto r = run_cli(args, dir.path, korf1.substr(1, korf1.size() - 2) + "\n");
+    CHECK(r.rc == tilespace::kExitInput);
+    CHECK_THAT(r.err, Catch::Contains("5x5 board has 25 cells") && Catch::Contains("at most 16"));
+    CHECK(r.out.empty());
+    CHECK(one_line(r.err));
+  }
+  CHECK_FALSE(std::filesystem::exists(dir / "out"));
+  // Bad 5x5 input is worded like any other.
+  auto r = run_cli("query '1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 24'", dir.path);
+  CHECK(r.rc == tilespace::kExitInput);
+  CHECK_THAT(r.err, Catch::Contains("tile 24 appears twice"));
+  CHECK(one_line(r.err));
+  r = run_cli("query '1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 0' --board 5x5", dir.path);
+  CHECK(r.rc == tilespace::kExitInput);
+  CHECK_THAT(r.err, Catch::Contains("expected 25 tiles for a 5x5 board, got 24"));
+  // A 25-tile line in a batch on the default 3x3 board is one bad line, exit 2.
+  r = run_cli("query --batch -", dir.path, "1 2 3 4 5 6 7 8 0\n" + korf1.substr(1, korf1.size() - 2) + "\n");
+  CHECK(r.rc == tilespace::kExitInput);
+  CHECK(r.out == "0\nerror\n");
+  CHECK_THAT(r.err, Catch::Contains("line 2"));
 }
 
 TEST_CASE("cli: a board too large for memory is refused with exit 4", "[cli]") {

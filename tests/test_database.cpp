@@ -1,12 +1,17 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <sstream>
+#include <string_view>
+#include <vector>
 
 #include "support.hpp"
 #include "tilespace/database.hpp"
 #include "tilespace/distance_table.hpp"
 #include "tilespace/errors.hpp"
+#include "tilespace/query.hpp"
 #include "tilespace/table_store.hpp"
 
 using namespace tilespace;
@@ -171,6 +176,74 @@ TEST_CASE("the store builds a missing table once, saying so, then loads it", "[d
   TableStore again(o);
   CHECK(again.table(Board(3, 3), 4).histogram().back() == 148);
   CHECK(notes.empty());  // loaded, not rebuilt
+}
+
+TEST_CASE("distance tables, the store and batch queries refuse boards of more than 16 cells", "[database][5x5]") {
+  using Catch::Matchers::Contains;
+  const Board b(5, 5);
+  CHECK_THROWS_WITH(DistanceTable::check_fits(b), Contains("the 5x5 board has 25 cells") && Contains("at most 16"));
+  CHECK_THROWS_AS(DistanceTable::build_bytes(b), InputError);
+  CHECK_THROWS_AS(DistanceTable::build(b, 24), InputError);
+  CHECK_THROWS_AS(DistanceTable::build(Board(4, 5), 0), InputError);
+
+  TempDir dir;
+  StoreOptions o;
+  o.dir = dir.path;
+  TableStore store(o);
+  CHECK_THROWS_AS(store.table(b, 24), InputError);
+  CHECK_THROWS_AS(store.build(b, 0), InputError);
+  CHECK(std::filesystem::is_empty(dir.path));
+
+  // A batch on the 5x5 board is refused before any line is read.
+  BatchOptions bo;
+  bo.goal = canonical_goal(b, 24);
+  std::string out;
+  std::ostringstream err;
+  const std::string line = "14 5 9 2 18 8 23 19 12 17 15 0 10 20 4 6 11 21 1 7 24 3 16 22 13\n";
+  CHECK_THROWS_WITH(run_batch(store, line, out, err, bo), Contains("5x5"));
+  CHECK(out.empty());
+}
+
+TEST_CASE("batch queries answer a 25-tile line on a small board with an error line", "[database][5x5]") {
+  TempDir dir;
+  StoreOptions o;
+  o.dir = dir.path;
+  TableStore store(o);
+  BatchOptions bo;
+  bo.goal = canonical_goal(Board(2, 2), 3);
+  const std::string t25 = "14 5 9 2 18 8 23 19 12 17 15 0 10 20 4 6 11 21 1 7 24 3 16 22 13";
+  const std::string t25_rows = "14,5,9,2,18/8,23,19,12,17/15,0,10,20,4/6,11,21,1,7/24,3,16,22,13";
+  const std::string input = "1 2 3 0\n" + t25 + "\n" + t25 + " " + t25 + "\n" + t25_rows + "\n" + t25_rows + " " +
+                            t25_rows + "\n" + "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33\n" +
+                            "1 2 0 3\n";
+  std::string out;
+  std::ostringstream err;
+  const BatchStats stats = run_batch(store, input, out, err, bo);
+  CHECK(out == "0\nerror\nerror\nerror\nerror\nerror\n1\n");
+  CHECK(stats.errors == 5);
+  CHECK(stats.answered == 2);
+  CHECK_THAT(err.str(), Catch::Matchers::Contains("line 2: expected a start and an optional goal of 4 tiles each") &&
+                            Catch::Matchers::Contains("got 25 tokens") &&
+                            Catch::Matchers::Contains("line 4: expected 4 tiles for a 2x2 board, got 25"));
+
+  // The fast parser refuses them too, without overflowing its 32-bit set of tiles.
+  const Board b(5, 5);
+  std::vector<std::string_view> tokens;
+  for (std::size_t i = 0; i < t25.size();) {
+    const std::size_t j = std::min(t25.find(' ', i), t25.size());
+    tokens.push_back(std::string_view(t25).substr(i, j - i));
+    i = j + 1;
+  }
+  REQUIRE(tokens.size() == 25);
+  CHECK_FALSE(parse_state_fast(tokens.data(), 25, Board(4, 4)).has_value());
+  CHECK_FALSE(parse_state_fast(tokens.data(), 25, Board(2, 2)).has_value());
+  const auto s = parse_state_fast(tokens.data(), 25, b);
+  REQUIRE(s.has_value());
+  CHECK(s->to_string() == t25);
+  tokens[3] = "31";
+  CHECK_FALSE(parse_state_fast(tokens.data(), 25, b).has_value());
+  tokens[3] = "24";
+  CHECK_FALSE(parse_state_fast(tokens.data(), 25, b).has_value());  // 24 twice
 }
 
 TEST_CASE("a table that would not fit in memory is refused before any work", "[database]") {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "support.hpp"
+#include "tilespace/errors.hpp"
 #include "tilespace/rank.hpp"
 #include "tilespace/state.hpp"
 
@@ -198,6 +199,20 @@ TEST_CASE("Ranker sizes", "[rank]") {
   CHECK(Ranker(Board(3, 3), 4).goal_blank() == 4);
   CHECK_THROWS(Ranker(Board(3, 3), 9));
   CHECK_THROWS(Ranker(Board(3, 3), -1));
+}
+
+TEST_CASE("Ranker and Labelling refuse boards of more than 16 cells with an InputError", "[rank][5x5]") {
+  using Catch::Matchers::Contains;
+  CHECK_THROWS_WITH(Ranker(Board(5, 5), 24), Contains("the 5x5 board has 25 cells") && Contains("at most 16") &&
+                                                 Contains("pdb:6-6-6-6"));
+  CHECK_THROWS_AS(Ranker(Board(5, 5), 0), InputError);
+  CHECK_THROWS_AS(Ranker(Board(4, 5), 0), InputError);
+  CHECK_THROWS_WITH(Ranker(Board(5, 4), 0), Contains("the 5x4 board has 20 cells") && Contains("pattern-database"));
+  CHECK_THROWS_AS(Ranker(Board(2, 9), 17), InputError);
+  CHECK_THROWS_AS(Labelling(canonical_goal(Board(5, 5), 0)), InputError);
+  CHECK_THROWS_AS(Labelling(canonical_goal(Board(3, 6), 17)), InputError);
+  CHECK_NOTHROW(Ranker(Board(2, 8), 0));
+  CHECK_NOTHROW(Labelling(canonical_goal(Board(4, 4), 15)));
 }
 
 TEST_CASE("Ranker round trip rank(unrank(i)) == i on small boards, every goal blank", "[rank]") {

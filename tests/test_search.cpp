@@ -8,6 +8,7 @@
 #include "tilespace/errors.hpp"
 #include "tilespace/search/algorithms.hpp"
 #include "tilespace/search/heuristics.hpp"
+#include "tilespace/search/lab.hpp"
 #include "tilespace/search/solve.hpp"
 
 using namespace tilespace;
@@ -197,6 +198,21 @@ TEST_CASE("limits stop a search cleanly with partial statistics", "[search]") {
   o.limits.max_nodes = 100000;
   r = solve(start, goal, o);
   CHECK((r.stopped == Stop::Nodes || !r.solved || r.length() >= 0));
+}
+
+TEST_CASE("the solver lab refuses boards of more than 16 cells with an InputError", "[search][5x5]") {
+  using Catch::Matchers::Contains;
+  const State goal = canonical_goal(Board(5, 5), 24);
+  CHECK_THROWS_WITH(Domain(goal), Contains("5x5") && Contains("at most 16"));
+  CHECK_THROWS_AS(Domain(canonical_goal(Board(4, 5), 0)), InputError);
+  const State start = goal.moved(23).moved(22);
+  for (const char* algorithm : {"bfs", "idastar", "astar", "table"}) {
+    INFO(algorithm);
+    SolveOptions o;
+    o.algorithm = algorithm;
+    CHECK_THROWS_AS(solve(start, goal, o), InputError);
+    CHECK_THROWS_AS(Solver(Combo{algorithm, "manhattan"}, goal, o).run(start), InputError);
+  }
 }
 
 TEST_CASE("bad solver names and options are input errors", "[search]") {

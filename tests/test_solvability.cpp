@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <numeric>
 #include <random>
@@ -64,13 +65,37 @@ std::uint64_t check_all_starts(const State& goal, const std::unordered_set<std::
   return solvable_count;
 }
 
+// An implementation of the criterion independent of rank.hpp: the permutation that takes every
+// cell's tile (blank included) to its goal cell has the parity of the blank's Manhattan distance
+// to its goal cell exactly when the goal is reachable. Parity by cycle decomposition.
+bool solvable_by_cycles(const State& start, const State& goal) {
+  const Board& b = goal.board;
+  const int n = b.cells();
+  std::vector<int> goal_cell(n), to(n);
+  for (int c = 0; c < n; ++c) goal_cell[goal.tiles[c]] = c;
+  for (int c = 0; c < n; ++c) to[c] = goal_cell[start.tiles[c]];
+  std::vector<bool> done(n, false);
+  int transpositions = 0;
+  for (int c = 0; c < n; ++c) {
+    int len = 0;
+    for (int k = c; !done[k]; k = to[k]) {
+      done[k] = true;
+      ++len;
+    }
+    if (len > 0) transpositions += len - 1;
+  }
+  const int blank_distance =
+      std::abs(b.row(start.blank) - b.row(goal.blank)) + std::abs(b.col(start.blank) - b.col(goal.blank));
+  return transpositions % 2 == blank_distance % 2;
+}
+
 struct KorfInstance {
   State start;
   int length;
 };
 
-std::vector<KorfInstance> read_korf100() {
-  std::ifstream in(std::string(TILESPACE_TEST_DATA) + "/korf100.tsv");
+std::vector<KorfInstance> read_korf(const std::string& file) {
+  std::ifstream in(std::string(TILESPACE_TEST_DATA) + "/" + file);
   REQUIRE(in);
   std::vector<KorfInstance> out;
   std::string line;
@@ -233,7 +258,7 @@ TEST_CASE("15-puzzle known facts", "[solvable][korf]") {
     CHECK(solvable(g2, goal));
   }
   SECTION("Korf's 100 instances are all solvable; with two tiles swapped, none is") {
-    const auto korf = read_korf100();
+    const auto korf = read_korf("korf100.tsv");
     REQUIRE(korf.size() == 100);
     int total = 0;
     for (const auto& k : korf) {
@@ -252,5 +277,69 @@ TEST_CASE("15-puzzle known facts", "[solvable][korf]") {
       total += k.length;
     }
     CHECK(total == 5305);
+  }
+}
+
+TEST_CASE("solvable on 5x5 and 4x5 and 5x4 against random walks and swaps and an independent criterion",
+          "[solvable][5x5]") {
+  std::mt19937_64 rng(25);
+  for (const Board& b : {Board(5, 5), Board(4, 5), Board(5, 4), Board(3, 6), Board(6, 3), Board(2, 12), Board(12, 2)}) {
+    INFO("board " << b.name());
+    for (int k = 0; k < 200; ++k) {
+      const State goal = testing::random_state(b, rng);
+      State s = goal;
+      const int steps = std::uniform_int_distribution<int>(0, 500)(rng);
+      for (int i = 0; i < steps; ++i) {
+        const auto& nb = s.board.neighbours(s.blank);
+        s = s.moved(nb.cell[std::uniform_int_distribution<int>(0, nb.count - 1)(rng)]);
+      }
+      INFO("goal " << goal.to_string() << " start " << s.to_string());
+      CHECK(solvable(s, goal));
+      CHECK(solvable(goal, s));
+      CHECK(solvable_by_cycles(s, goal));
+      // Swapping two tiles makes it unsolvable either way round.
+      int a = 0, c = 1;
+      while (a == s.blank) ++a;
+      while (c == s.blank || c == a) ++c;
+      const State t = swap_tiles(s, a, c);
+      CHECK_FALSE(solvable(t, goal));
+      CHECK_FALSE(solvable(goal, t));
+      CHECK_FALSE(solvable_by_cycles(t, goal));
+      // Uniformly random pairs: about half solvable, always as the independent criterion says.
+      const State r = testing::random_state(b, rng);
+      CHECK(solvable(r, goal) == solvable_by_cycles(r, goal));
+    }
+  }
+}
+
+TEST_CASE("solvable agrees with the independent criterion on boards up to 16 cells", "[solvable]") {
+  std::mt19937_64 rng(16);
+  for (const Board& b : {Board(2, 2), Board(3, 3), Board(4, 4), Board(2, 8), Board(8, 2), Board(3, 5), Board(4, 3)}) {
+    INFO("board " << b.name());
+    for (int k = 0; k < 500; ++k) {
+      const State start = testing::random_state(b, rng), goal = testing::random_state(b, rng);
+      INFO("start " << start.to_string() << " goal " << goal.to_string());
+      CHECK(solvable(start, goal) == solvable_by_cycles(start, goal));
+    }
+  }
+}
+
+TEST_CASE("24-puzzle: Korf and Felner's 50 instances are solvable and none is with two tiles swapped",
+          "[solvable][korf][5x5]") {
+  const auto korf = read_korf("korf24.tsv");
+  REQUIRE(korf.size() == 50);
+  const State goal = canonical_goal(Board(5, 5), 0);
+  for (const auto& k : korf) {
+    INFO("instance " << k.start.to_string());
+    REQUIRE(k.start.board == Board(5, 5));
+    CHECK(solvable(k.start, goal));
+    CHECK(solvable(goal, k.start));
+    // The optimal length has the parity of the blank's Manhattan distance to its goal cell.
+    const Board& b = goal.board;
+    CHECK(k.length % 2 == (b.row(k.start.blank) + b.col(k.start.blank)) % 2);
+    int a = 0, c = 1;
+    while (a == k.start.blank) ++a;
+    while (c == k.start.blank || c == a) ++c;
+    CHECK_FALSE(solvable(swap_tiles(k.start, a, c), goal));
   }
 }

@@ -1,7 +1,8 @@
 // Board geometry: a W x H grid of cells numbered row-major from 0, and the moves of the blank.
 //
-// Memory model: a Board is a small value (a few hundred bytes) holding precomputed neighbour
-// tables; copy it freely. It is immutable after construction and safe to share between threads.
+// Memory model: a Board is a small value (about 240 bytes) holding a precomputed neighbour table
+// sized for the largest board (kMaxBoardCells); copy it freely. It is immutable after
+// construction and safe to share between threads.
 #pragma once
 
 #include <array>
@@ -12,9 +13,14 @@
 
 namespace tilespace {
 
-// Boards of at most kMaxCells cells: every state packs into a uint64_t (4 bits a cell) and a
-// group of one tile arrangement's blank positions fits a 16-bit lane in the BFS.
+// Boards of at most kMaxCells cells are the *packed* boards: every state packs into a uint64_t
+// (4 bits a cell) and a group of one tile arrangement's blank positions fits a 16-bit lane in the
+// BFS. Ranking (rank.hpp), the BFS, distance tables and the solver lab (search/) need them.
 inline constexpr int kMaxCells = 16;
+
+// The largest board of all: a Board, a State and the parsers handle up to 5x5 (the 24-puzzle).
+// Everything that packs or ranks states refuses boards above kMaxCells (require_packed).
+inline constexpr int kMaxBoardCells = 25;
 
 // A move is named by the direction the blank travels.
 enum class Dir : std::uint8_t { Up = 0, Down = 1, Left = 2, Right = 3 };
@@ -22,10 +28,10 @@ inline constexpr std::array<char, 4> kDirLetter{'U', 'D', 'L', 'R'};
 
 class Board {
  public:
-  // Precondition: 2 <= w, 2 <= h, w*h <= kMaxCells (throws std::invalid_argument otherwise).
+  // Precondition: 2 <= w, 2 <= h, w*h <= kMaxBoardCells (throws std::invalid_argument otherwise).
   Board(int w, int h);
 
-  // Parses "3x3" (also "3X3"); nullopt if malformed or out of range.
+  // Parses "3x3" (also "3X3"), up to kMaxBoardCells cells; nullopt if malformed or out of range.
   static std::optional<Board> parse(std::string_view text);
 
   int width() const noexcept { return w_; }
@@ -35,8 +41,16 @@ class Board {
   int col(int cell) const noexcept { return cell % w_; }
   std::string name() const;  // "3x3"
 
-  // The cell the blank reaches from `cell` moving in `d`, or -1 at the edge.
-  int step(int cell, Dir d) const noexcept { return step_[cell][static_cast<int>(d)]; }
+  // The cell the blank reaches from `cell` moving in `d`, or -1 at the edge. O(1), no table.
+  int step(int cell, Dir d) const noexcept {
+    switch (d) {
+      case Dir::Up: return cell >= w_ ? cell - w_ : -1;
+      case Dir::Down: return cell + w_ < cells() ? cell + w_ : -1;
+      case Dir::Left: return col(cell) > 0 ? cell - 1 : -1;
+      case Dir::Right: return col(cell) < w_ - 1 ? cell + 1 : -1;
+    }
+    return -1;
+  }
 
   // Neighbour list of a blank cell: up to 4 target cells, in U, D, L, R order.
   struct Neighbours {
@@ -50,8 +64,15 @@ class Board {
 
  private:
   int w_, h_;
-  std::array<std::array<std::int8_t, 4>, kMaxCells> step_{};
-  std::array<Neighbours, kMaxCells> nb_{};
+  std::array<Neighbours, kMaxBoardCells> nb_{};
 };
+
+// True when the board's states pack into 64 bits (at most kMaxCells cells).
+inline bool is_packed(const Board& board) noexcept { return board.cells() <= kMaxCells; }
+
+// The guard of everything limited to packed boards (Ranker, Labelling, DistanceTable, the BFS,
+// the solver lab's Domain): throws InputError (errors.hpp) with a one-line message naming the
+// board when it has more than kMaxCells cells. O(1).
+void require_packed(const Board& board);
 
 }  // namespace tilespace

@@ -30,14 +30,16 @@ class DistanceTable {
                 std::shared_ptr<const void> storage);
 
   // Runs the BFS for the canonical goal with the blank on `goal_blank`.
-  // Throws ResourceError if the table does not fit in memory.
+  // Throws InputError for a board of more than kMaxCells cells (require_packed), ResourceError if
+  // the table does not fit in memory.
   static DistanceTable build(const Board& board, int goal_blank, const BfsOptions& options = {});
   // Wraps a validated database; throws DataError if it is not a distance table of a canonical goal.
   static DistanceTable from_database(LoadedDatabase db);
 
-  // Memory a build needs (table + search words), in bytes.
+  // Memory a build needs (table + search words), in bytes. Throws InputError as build does.
   static std::uint64_t build_bytes(const Board& board);
-  // Throws ResourceError if a build of this board would not fit in this machine's memory.
+  // Throws InputError for a board of more than kMaxCells cells (require_packed), ResourceError if
+  // a build of this board would not fit in this machine's memory.
   static void check_fits(const Board& board);
 
   const Ranker& ranker() const noexcept { return ranker_; }

@@ -27,12 +27,15 @@ struct BatchStats {
 };
 
 // Answers every line of `input`, appending one output line per query line to `out`; a bad line
-// gives "error" (JSON: {"error":...}) and a message with its line number on `err`.
+// (a wrong tile count included, such as a 25-tile line on a smaller board) gives "error" (JSON:
+// {"error":...}) and a message with its line number on `err`. Throws InputError (require_packed)
+// before reading any line if the goal's board has more than kMaxCells cells: no distance table.
 BatchStats run_batch(TableStore& store, std::string_view input, std::string& out, std::ostream& err,
                      const BatchOptions& options);
 
-// Parses one state of `board` from tokens without allocating; nullopt if the tokens are not one
-// of the common forms or not a valid state (the caller then asks parse_state for the message).
+// Parses one state of `board` (any board, up to kMaxBoardCells cells) from tokens without
+// allocating; nullopt if the tokens are not one of the common forms or not a valid state (the
+// caller then asks parse_state for the message).
 std::optional<State> parse_state_fast(const std::string_view* tokens, int count, const Board& board) noexcept;
 
 }  // namespace tilespace

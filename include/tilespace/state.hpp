@@ -1,8 +1,9 @@
 // A puzzle state: which tile stands on each cell of a Board, 0 for the blank.
 //
-// Tiles are numbered 1..N-1 for an N-cell board. Parsing accepts the common spellings
-// ("1 2 3 4 5 6 7 8 0", "123456780", "12345678_", rows split by '/' or newlines, commas; the
-// blank as 0, _ or .) and reports bad input as InputError with a one-line message.
+// Tiles are numbered 1..N-1 for an N-cell board, N <= kMaxBoardCells (up to 5x5). Parsing accepts
+// the common spellings ("1 2 3 4 5 6 7 8 0", "123456780", "12345678_", rows split by '/' or
+// newlines, commas; the blank as 0, _ or .) and reports bad input as InputError with a one-line
+// message. Only packing (packed / unpack) is limited to boards of at most kMaxCells cells.
 #pragma once
 
 #include <array>
@@ -18,7 +19,7 @@
 
 namespace tilespace {
 
-using Tiles = std::array<std::uint8_t, kMaxCells>;  // tile on each cell; cells >= N are 0
+using Tiles = std::array<std::uint8_t, kMaxBoardCells>;  // tile on each cell; cells >= N are 0
 
 struct State {
   Board board{3, 3};
@@ -28,6 +29,8 @@ struct State {
   int cells() const noexcept { return board.cells(); }
 
   // 4 bits per cell, cell c in bits 4c..4c+3: equality and hashing in one word.
+  // Precondition (both): a packed board, cells() <= kMaxCells (asserted in debug builds only;
+  // callers on larger boards guard with require_packed, board.hpp).
   std::uint64_t packed() const noexcept;
   static State unpack(const Board& board, std::uint64_t packed);
 
@@ -62,8 +65,10 @@ inline std::optional<int> tile_value(std::string_view t) noexcept {
   return v;
 }
 
-// Parses one state. With `board` given the tile count must match it; otherwise the board is
-// taken from the rows (if split by '/' or newlines) or from a square tile count.
+// Parses one state of up to kMaxBoardCells tiles. With `board` given the tile count must match
+// it; otherwise the board is taken from the rows (if split by '/' or newlines: equal rows of at
+// least 2 tiles, at most kMaxBoardCells in all) or from a square tile count (4, 9, 16 or 25).
+// The form without separators ("123456780", "123/456/780") has at most 10 cells.
 // Throws InputError naming the problem (wrong count, duplicate, unknown symbol, no blank).
 State parse_state(std::string_view text, const std::optional<Board>& board = std::nullopt);
 

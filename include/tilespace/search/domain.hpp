@@ -2,7 +2,8 @@
 //
 // A move is the blank's new cell `to`: the tile there slides into the old blank cell, so
 // packed' = packed ^ (t << 4*to) ^ (t << 4*blank) (the blank's nibble is 0). Undoing it is the move
-// back to the old blank cell, so "never undo the last move" costs nothing.
+// back to the old blank cell, so "never undo the last move" costs nothing. Packed words limit the
+// domain to boards of at most kMaxCells cells.
 #pragma once
 
 #include <array>
@@ -16,10 +17,13 @@ namespace tilespace::search {
 struct Domain {
   Board board;
   State goal;
-  std::uint64_t goal_packed;
+  std::uint64_t goal_packed = 0;
   std::array<std::uint8_t, kMaxCells> goal_cell{};  // where each tile stands in the goal
 
-  explicit Domain(const State& g) : board(g.board), goal(g), goal_packed(g.packed()) {
+  // Throws InputError (require_packed) if the goal's board has more than kMaxCells cells.
+  explicit Domain(const State& g) : board(g.board), goal(g) {
+    require_packed(board);
+    goal_packed = g.packed();
     for (int c = 0; c < g.cells(); ++c) goal_cell[g.tiles[c]] = static_cast<std::uint8_t>(c);
   }
   int cells() const noexcept { return board.cells(); }
