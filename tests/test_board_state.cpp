@@ -387,44 +387,32 @@ TEST_CASE("parse_state reads 5x5 states in every separated spelling", "[state][5
 
 TEST_CASE("5x5 parse errors name the problem", "[state][errors][5x5]") {
   const Board b(5, 5);
-  std::vector<std::string> t;
-  for (int v = 1; v < 25; ++v) t.push_back(std::to_string(v));
-  t.push_back("0");
-  auto join = [](const std::vector<std::string>& v) {
+  // "1 2 ... 24 0" with the token at cell `at` replaced by `token`.
+  auto text = [](int at = -1, const std::string& token = "") {
     std::string s;
-    for (const auto& x : v) s += (s.empty() ? "" : " ") + x;
+    for (int c = 0; c < 25; ++c) {
+      if (c) s += ' ';
+      s += c == at ? token : std::to_string((c + 1) % 25);
+    }
     return s;
   };
-  REQUIRE(parse_state(join(t)).board == b);
+  REQUIRE(parse_state(text()).board == b);
 
   SECTION("wrong count") {
-    auto fewer = t;
-    fewer.pop_back();
-    CHECK_THAT(parse_error(join(fewer), b), Contains("expected 25 tiles for a 5x5 board, got 24"));
-    auto more = t;
-    more.push_back("25");
-    CHECK_THAT(parse_error(join(more), b), Contains("expected 25 tiles") && Contains("got 26"));
+    const std::string all = text();
+    CHECK_THAT(parse_error(all.substr(0, all.rfind(' ')), b), Contains("expected 25 tiles for a 5x5 board, got 24"));
+    CHECK_THAT(parse_error(all + " 25", b), Contains("expected 25 tiles") && Contains("got 26"));
     CHECK_THAT(parse_error("1 2 3 4 5 6 7 8 0", b), Contains("got 9"));
   }
   SECTION("duplicates") {
-    auto dup = t;
-    dup[3] = "24";
-    CHECK_THAT(parse_error(join(dup)), Contains("tile 24 appears twice"));
-    dup = t;
-    dup[0] = "0";
-    CHECK_THAT(parse_error(join(dup), b), Contains("blank appears twice"));
+    CHECK_THAT(parse_error(text(3, "24")), Contains("tile 24 appears twice"));
+    CHECK_THAT(parse_error(text(0, "_"), b), Contains("blank appears twice"));
   }
   SECTION("unknown symbols and out-of-range tiles") {
-    auto bad = t;
-    bad[20] = "x";
-    CHECK_THAT(parse_error(join(bad)), Contains("unknown symbol 'x'"));
-    bad = t;
-    bad[7] = "25";
-    CHECK_THAT(parse_error(join(bad)), Contains("tile 25 does not fit a 5x5 board") && Contains("tiles 1-24"));
-    bad[7] = "31";  // beyond a 32-bit set of tiles, too
-    CHECK_THAT(parse_error(join(bad), b), Contains("tile 31 does not fit"));
-    bad[7] = "255";  // would wrap a byte
-    CHECK_THAT(parse_error(join(bad), b), Contains("tile 255 does not fit"));
+    CHECK_THAT(parse_error(text(20, "x")), Contains("unknown symbol 'x'"));
+    CHECK_THAT(parse_error(text(7, "25")), Contains("tile 25 does not fit a 5x5 board") && Contains("tiles 1-24"));
+    CHECK_THAT(parse_error(text(7, "31"), b), Contains("tile 31 does not fit"));    // beyond a 32-bit set, too
+    CHECK_THAT(parse_error(text(7, "255"), b), Contains("tile 255 does not fit"));  // would wrap a byte
   }
   SECTION("the form without separators stays limited to 10 cells") {
     CHECK_THAT(parse_error("123456789ABCDEFGHIJKLMNO_"), Contains("at most 10 cells"));
