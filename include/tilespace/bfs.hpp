@@ -16,7 +16,7 @@
 // with one thread (with two threads the lines move between cores, and the prefetch still pays).
 // Total memory: N!/2 bytes of depths (the caller's) + (N-1)!/2 * 8 bytes of words; small boards
 // add (N-1)!/2 * 8 bytes of codes and 2 * ceil((N-1)!/2 / 64) * 8 bytes of bitmaps
-// (bfs_work_bytes() is the exact figure: 3x3, 20160 groups, 20160 * 16 + 630 * 8 bytes).
+// (bfs_work_bytes(); 3x3, 20160 groups: 20160 * 16 + 630 * 8 bytes).
 //
 // Threads: oneTBB parallel_reduce over blocks of groups (of bitmap words on small boards) inside
 // one task_arena; words and bitmaps of the next layer are updated with relaxed atomics (load, then
