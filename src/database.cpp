@@ -22,9 +22,10 @@ static_assert(std::endian::native == std::endian::little, "the .tsdb format is w
 namespace {
 
 constexpr std::array<char, 8> kMagic{'T', 'S', 'D', 'B', '\r', '\n', '\x1a', '\n'};
-constexpr std::size_t kHistogramOffset = 88;
-constexpr std::size_t kMaxHistogram = (kHeaderSize - kHistogramOffset) / 8;  // 501 values
-constexpr std::size_t kHeaderChecksumOffset = 72;
+constexpr std::size_t kHistogramOffset = 256;
+constexpr std::size_t kMaxHistogram = (kHeaderSize - kHistogramOffset) / 8;  // 480 values
+constexpr std::size_t kHeaderChecksumOffset = 56;
+constexpr std::size_t kGoalOffset = 72, kPatternOffset = 104, kMaxHeaderCells = 32;
 
 template <class T>
 void put(std::vector<std::uint8_t>& h, std::size_t off, T v) {
@@ -82,6 +83,8 @@ void save_database(const std::filesystem::path& path, const DatabaseInfo& info, 
   if (info.histogram.empty() || info.histogram.size() > kMaxHistogram)
     throw DataError(name + ": histogram of " + std::to_string(info.histogram.size()) + " values cannot be stored");
   std::vector<std::uint8_t> h(kHeaderSize, 0);
+  if (info.goal.cells() > static_cast<int>(kMaxHeaderCells) || info.pattern.size() > kMaxHeaderCells)
+    throw DataError(name + ": boards of more than 32 cells cannot be stored");
   std::memcpy(h.data(), kMagic.data(), kMagic.size());
   put<std::uint32_t>(h, 8, kFormatVersion);
   put<std::uint32_t>(h, 12, kHeaderSize);
@@ -89,13 +92,15 @@ void save_database(const std::filesystem::path& path, const DatabaseInfo& info, 
   h[17] = static_cast<std::uint8_t>(info.goal.board.width());
   h[18] = static_cast<std::uint8_t>(info.goal.board.height());
   h[19] = 8;
-  for (int c = 0; c < info.goal.cells(); ++c) h[20 + c] = info.goal.tiles[c];
-  put<std::uint32_t>(h, 36, static_cast<std::uint32_t>(info.radius()));
-  put<std::uint64_t>(h, 40, info.entries);
-  put<std::uint64_t>(h, 48, kHeaderSize);
-  put<std::uint64_t>(h, 56, payload.size());
-  put<std::uint64_t>(h, 64, XXH3_64bits(payload.data(), payload.size()));
-  put<std::uint32_t>(h, 80, static_cast<std::uint32_t>(info.histogram.size()));
+  put<std::uint32_t>(h, 20, static_cast<std::uint32_t>(info.radius()));
+  put<std::uint64_t>(h, 24, info.entries);
+  put<std::uint64_t>(h, 32, kHeaderSize);
+  put<std::uint64_t>(h, 40, payload.size());
+  put<std::uint64_t>(h, 48, XXH3_64bits(payload.data(), payload.size()));
+  put<std::uint32_t>(h, 64, static_cast<std::uint32_t>(info.histogram.size()));
+  put<std::uint32_t>(h, 68, static_cast<std::uint32_t>(info.pattern.size()));
+  for (int c = 0; c < info.goal.cells(); ++c) h[kGoalOffset + c] = info.goal.tiles[c];
+  for (std::size_t i = 0; i < info.pattern.size(); ++i) h[kPatternOffset + i] = info.pattern[i];
   for (std::size_t i = 0; i < info.histogram.size(); ++i) put<std::uint64_t>(h, kHistogramOffset + 8 * i, info.histogram[i]);
   put<std::uint64_t>(h, kHeaderChecksumOffset, header_checksum(h));
 
@@ -154,28 +159,54 @@ LoadedDatabase load_database(const std::filesystem::path& path) {
 
   LoadedDatabase db;
   db.info.kind = bytes[16];
-  if (db.info.kind != kKindDistanceTable) throw bad("unknown table kind " + std::to_string(db.info.kind));
+  const bool table = db.info.kind == kKindDistanceTable;
+  if (!table && db.info.kind != kKindPatternDatabase) throw bad("unknown table kind " + std::to_string(db.info.kind));
   const int w = bytes[17], hgt = bytes[18];
-  if (w < 2 || hgt < 2 || w * hgt > kMaxCells)
+  const int max_cells = table ? kMaxCells : kMaxBoardCells;
+  if (w < 2 || hgt < 2 || w * hgt > max_cells)
     throw bad("unsupported board " + std::to_string(w) + "x" + std::to_string(hgt));
   if (bytes[19] != 8) throw bad("unsupported entry width of " + std::to_string(bytes[19]) + " bits");
   const Board board(w, hgt);
+  const int n = board.cells();
   db.info.goal = State{board, {}, -1};
   std::uint32_t seen = 0;
-  for (int c = 0; c < board.cells(); ++c) {
-    const int t = bytes[20 + c];
-    if (t >= board.cells() || (seen >> t) & 1u) throw bad("the goal stored in the header is not a valid state");
+  for (int c = 0; c < static_cast<int>(kMaxHeaderCells); ++c) {
+    const int t = bytes[kGoalOffset + c];
+    if (c >= n) {
+      if (t != 0) throw bad("the goal stored in the header is not a valid state");
+      continue;
+    }
+    if (t >= n || (seen >> t) & 1u) throw bad("the goal stored in the header is not a valid state");
     seen |= 1u << t;
     db.info.goal.tiles[c] = static_cast<std::uint8_t>(t);
     if (t == 0) db.info.goal.blank = c;
   }
-  const auto radius = get<std::uint32_t>(bytes, 36);
-  db.info.entries = get<std::uint64_t>(bytes, 40);
-  const auto offset = get<std::uint64_t>(bytes, 48);
-  const auto size = get<std::uint64_t>(bytes, 56);
-  const std::uint64_t expected = kFactorial[board.cells()] / 2;
+  const auto k = get<std::uint32_t>(bytes, 68);
+  if (table ? k != 0 : (k < 1 || k + 2 > static_cast<std::uint32_t>(n))) throw bad("invalid pattern size " + std::to_string(k));
+  std::uint32_t in_pattern = 0;
+  for (std::uint32_t i = 0; i < kMaxHeaderCells; ++i) {
+    const int t = bytes[kPatternOffset + i];
+    if (i >= k) {
+      if (t != 0) throw bad("the pattern stored in the header is not a set of tiles");
+      continue;
+    }
+    if (t == 0 || t >= n || (in_pattern >> t) & 1u) throw bad("the pattern stored in the header is not a set of tiles");
+    in_pattern |= 1u << t;
+    db.info.pattern.push_back(static_cast<std::uint8_t>(t));
+  }
+  const auto radius = get<std::uint32_t>(bytes, 20);
+  db.info.entries = get<std::uint64_t>(bytes, 24);
+  const auto offset = get<std::uint64_t>(bytes, 32);
+  const auto size = get<std::uint64_t>(bytes, 40);
+  std::uint64_t expected = 1;
+  if (table) {
+    expected = kFactorial[n] / 2;
+  } else {
+    for (std::uint32_t i = 0; i < k; ++i) expected *= static_cast<std::uint64_t>(n) - i;
+  }
   if (db.info.entries != expected)
-    throw bad("holds " + std::to_string(db.info.entries) + " entries, a " + board.name() + " table has " +
+    throw bad("holds " + std::to_string(db.info.entries) + " entries, " +
+              (table ? "a " + board.name() + " table has " : "a pattern of " + std::to_string(k) + " tiles has ") +
               std::to_string(expected));
   if (offset != kHeaderSize || size != db.info.entries) throw bad("inconsistent payload offset or size");
   if (bytes.size() != offset + size)
@@ -183,15 +214,16 @@ LoadedDatabase load_database(const std::filesystem::path& path) {
                   ? "truncated: " + std::to_string(bytes.size()) + " bytes, expected " + std::to_string(offset + size)
                   : "trailing data: " + std::to_string(bytes.size()) + " bytes, expected " +
                         std::to_string(offset + size));
-  const auto hist_len = get<std::uint32_t>(bytes, 80);
+  const auto hist_len = get<std::uint32_t>(bytes, 64);
   if (hist_len == 0 || hist_len > kMaxHistogram || hist_len != radius + 1) throw bad("inconsistent histogram length");
   db.info.histogram.resize(hist_len);
   for (std::uint32_t i = 0; i < hist_len; ++i) db.info.histogram[i] = get<std::uint64_t>(bytes, kHistogramOffset + 8 * i);
+  // Exactly one entry is 0 in both kinds: the goal (all pattern tiles home).
   if (std::accumulate(db.info.histogram.begin(), db.info.histogram.end(), std::uint64_t{0}) != db.info.entries ||
       db.info.histogram[0] != 1)
     throw bad("histogram does not add up to the entry count");
   db.payload = bytes.subspan(offset, size);
-  if (XXH3_64bits(db.payload.data(), db.payload.size()) != get<std::uint64_t>(bytes, 64))
+  if (XXH3_64bits(db.payload.data(), db.payload.size()) != get<std::uint64_t>(bytes, 48))
     throw bad("payload checksum mismatch: the table is corrupt");
   db.file = std::move(file);
   return db;

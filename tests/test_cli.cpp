@@ -164,7 +164,7 @@ TEST_CASE("cli: commands that need a distance table or the solver lab refuse 5x5
   for (const std::string& args : std::vector<std::string>{
            "query " + korf1 + " --goal " + goal0, "query " + korf1 + " --board 5x5 --goal " + goal0,
         "query " + korf1 + " --goal " + goal0 + " --json", "stats --board 5x5", "stats --goal " + goal0,
-        "build --board 5x5", "solve " + korf1 + " --goal " + goal0,
+        "build --board 5x5", "solve " + korf1 + " --goal " + goal0 + " --algorithm astar",
         "solve " + korf1 + " --goal " + goal0 + " --algorithm idastar --heuristic manhattan",
         "verify --board 5x5 --sample 10", "compare " + korf1 + " --goal " + goal0,
         "query --batch - --board 5x5"}) {

@@ -98,7 +98,7 @@ TEST_CASE("corrupt, truncated and foreign database files are rejected with a mes
   }
   SECTION("a flipped header byte") {
     const auto p = fresh("hdr.tsdb");
-    flip(p, 40);  // entry count
+    flip(p, 24);  // entry count
     CHECK_THAT(load_error(p), Catch::Contains("header checksum mismatch"));
   }
   SECTION("a flipped byte in the header's padding") {
@@ -129,8 +129,8 @@ TEST_CASE("corrupt, truncated and foreign database files are rejected with a mes
   }
   SECTION("a newer format version") {
     const auto p = fresh("ver.tsdb");
-    patch(p, 8, std::string("\x02\0\0\0", 4));
-    CHECK_THAT(load_error(p), Catch::Contains("format version 2"));
+    patch(p, 8, std::string("\x03\0\0\0", 4));
+    CHECK_THAT(load_error(p), Catch::Contains("format version 3"));
   }
   SECTION("a missing file") {
     CHECK_THAT(load_error(dir / "absent.tsdb"), Catch::Contains("cannot open") && Catch::Contains("absent.tsdb"));

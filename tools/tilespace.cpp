@@ -12,14 +12,18 @@
 #include <iostream>
 #include <numeric>
 #include <optional>
+#include <mutex>
 #include <random>
 #include <sstream>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 #include <thread>
 #include <string>
 #include <vector>
 
 #include "tilespace/distance_table.hpp"
 #include "tilespace/errors.hpp"
+#include "tilespace/pdb/solver.hpp"
 #include "tilespace/query.hpp"
 #include "tilespace/rank.hpp"
 #include "tilespace/search/heuristics.hpp"
@@ -45,7 +49,7 @@ void add_common(CLI::App* app, Common& c, bool goal = true, bool json_flag = tru
   app->add_option("--board", c.board, "Board as WxH (default: from the state, else 3x3)");
   if (goal) app->add_option("--goal", c.goal, "Goal state (default: 1 2 ... N-1 0)");
   app->add_option("--db", c.db, "Folder of the databases")->capture_default_str();
-  app->add_option("--threads", c.threads, "Threads for builds (0: all cores)")->check(CLI::Range(0, 1024));
+  app->add_option("--threads", c.threads, "Threads for builds and batches (0: all cores)")->check(CLI::Range(0, 1024));
   app->add_flag("--progress", c.progress, "Report each BFS layer on stderr (default: when stderr is a terminal)");
   if (json_flag) app->add_flag("--json", c.json, "Print JSON");
   if (goal) app->add_option("--blank", c.blank, "The blank's name when tiles are named (letters, words)");
@@ -54,7 +58,7 @@ void add_common(CLI::App* app, Common& c, bool goal = true, bool json_flag = tru
 std::optional<Board> board_option(const Common& c) {
   if (c.board.empty()) return std::nullopt;
   auto b = Board::parse(c.board);
-  if (!b) throw InputError("bad --board '" + c.board + "': expected WxH with 2 <= W, H and W*H <= 16");
+  if (!b) throw InputError("bad --board '" + c.board + "': expected WxH with 2 <= W, H and W*H <= " + std::to_string(kMaxBoardCells));
   return b;
 }
 
@@ -341,7 +345,7 @@ int cmd_stats(Common& c, bool all_goals) {
 
 // Options of `solve` beyond the common ones.
 struct SolveFlags {
-  std::string algorithm, heuristic = "manhattan", max_memory, result;
+  std::string algorithm, heuristic = "manhattan", max_memory, result, pattern, batch;
   bool animate = false;
   int delay_ms = 400;
   double weight = 2.0, max_seconds = 0;
@@ -395,43 +399,79 @@ std::string read_start(const std::string& arg, Common& c) {
   return s;
 }
 
-int cmd_solve(Common& c, const std::string& start_arg, const SolveFlags& f) {
-  const std::string start_text = read_start(start_arg, c);
-  Problem p = read_problem(c, start_text);
-  const State& s = *p.start;
-  search::SolveOptions o;
-  o.algorithm = f.algorithm;
-  if (o.algorithm.empty()) {  // the exact table where one can exist, else IDA*
-    try {
-      DistanceTable::check_fits(s.board);
-      o.algorithm = "table";
-    } catch (const ResourceError&) {
-      o.algorithm = "idastar";
-    }
-  }
-  o.heuristic = f.heuristic;
-  o.weight = f.weight;
-  o.depth_limit = f.depth_limit;
-  o.limits.max_nodes = f.max_nodes;
-  o.limits.max_seconds = f.max_seconds;
-  o.limits.max_bytes = f.max_memory.empty() ? default_memory_limit() : parse_bytes(f.max_memory);
-  const search::AlgorithmInfo* alg = search::find_algorithm(o.algorithm);
-  if (!alg) throw InputError("unknown algorithm '" + o.algorithm + "' (table, bfs, bibfs, dfs, iddfs, greedy, astar, wastar, idastar)");
-  if (alg->uses_heuristic && !search::find_heuristic(o.heuristic))
-    throw InputError("unknown heuristic '" + o.heuristic + "' (see tilespace solve --help)");
-  TableStore store = make_store(c);
-  if (solvable(s, p.goal) && (o.algorithm == "table" || (alg->uses_heuristic && o.heuristic == "exact")))
-    o.table = &store.table(p.goal.board, p.goal.blank);
-  const search::Result r = search::solve(s, p.goal, o);
+search::Limits solve_limits(const SolveFlags& f) {
+  search::Limits l;
+  l.max_nodes = f.max_nodes;
+  l.max_seconds = f.max_seconds;
+  l.max_bytes = f.max_memory.empty() ? default_memory_limit() : parse_bytes(f.max_memory);
+  return l;
+}
 
+// ---- pattern databases ----
+
+bool is_pdb(const std::string& heuristic) { return heuristic == "pdb" || heuristic.rfind("pdb:", 0) == 0; }
+
+pdb::PdbStore make_pdb_store(const Common& c) {
+  pdb::PdbStoreOptions o;
+  o.dir = c.db;
+  o.build.threads = c.threads;
+  if (c.progress || ::isatty(STDERR_FILENO)) {
+    o.build.on_layer = [](const LayerReport& r) {
+      std::fprintf(stderr, "  cost %3d  %13llu placements  %13llu total  %8.2f s\n", r.depth,
+                   static_cast<unsigned long long>(r.states), static_cast<unsigned long long>(r.total), r.seconds);
+    };
+  }
+  o.note = [](const std::string& s) { std::fprintf(stderr, "tilespace: %s\n", s.c_str()); };
+  return pdb::PdbStore(std::move(o));
+}
+
+// The partition from --heuristic pdb:SPEC or --pattern SPEC; plain "pdb" takes the board's
+// largest stock partition.
+pdb::Partition partition_for(const std::string& heuristic, const std::string& pattern, const State& goal) {
+  std::string spec = heuristic.rfind("pdb:", 0) == 0 ? heuristic.substr(4) : "";
+  if (!spec.empty() && !pattern.empty() && spec != pattern)
+    throw InputError("give the pattern once: --heuristic " + heuristic + " or --pattern " + pattern);
+  if (spec.empty()) spec = pattern;
+  if (spec.empty()) {
+    const Board& b = goal.board;
+    spec = b.width() == 3 && b.height() == 3 ? "4-4" : b.width() == 4 && b.height() == 4 ? "7-8"
+         : b.width() == 5 && b.height() == 5 ? "6-6-6-6" : "";
+    if (spec.empty()) throw InputError("no stock partition for the " + b.name() + " board: give --pattern 1,2,3/4,5,6");
+  }
+  return pdb::parse_partition(spec, goal);
+}
+
+void check_pdb_algorithm(const std::string& algorithm) {
+  if (!algorithm.empty() && algorithm != "idastar")
+    throw InputError("pattern-database heuristics run with idastar, not '" + algorithm + "'");
+}
+
+// ---- solve ----
+
+json result_json(const State& s, const State& goal, const std::string& algorithm, const std::string& heuristic,
+                 const search::Result& r) {
+  json j{{"board", s.board.name()}, {"start", tiles_json(s)}, {"goal", tiles_json(goal)},
+         {"algorithm", algorithm}, {"solvable", !r.unreachable}, {"moves", r.moves},
+         {"expanded", r.expanded}, {"generated", r.generated}, {"peak_open", r.peak_open},
+         {"closed", r.closed}, {"peak_bytes", r.peak_bytes}, {"seconds", r.seconds}};
+  j["heuristic"] = heuristic.empty() ? json(nullptr) : json(heuristic);
+  j["length"] = r.solved ? json(r.length()) : json(nullptr);
+  j["stopped"] = r.stopped == search::Stop::None ? json(nullptr) : json(search::stop_name(r.stopped));
+  return j;
+}
+
+int solve_exit(const search::Result& r) {
+  if (r.unreachable) return kExitUnreachable;
+  if (r.stopped != search::Stop::None) return kExitResource;
+  return r.solved ? kExitOk : kExitUnreachable;
+}
+
+// Prints one solve result (text or JSON), writes --result, plays --animate.
+int report_solve(const Common& c, const Problem& p, const SolveFlags& f, const std::string& algorithm,
+                 const std::string& heuristic, bool optimal, const search::Result& r, int depth_limit) {
+  const State& s = *p.start;
   if (c.json) {
-    json j{{"board", s.board.name()}, {"start", tiles_json(s)}, {"goal", tiles_json(p.goal)},
-           {"algorithm", o.algorithm}, {"solvable", !r.unreachable}, {"moves", r.moves},
-           {"expanded", r.expanded}, {"generated", r.generated}, {"peak_open", r.peak_open},
-           {"closed", r.closed}, {"peak_bytes", r.peak_bytes}, {"seconds", r.seconds}};
-    j["heuristic"] = alg->uses_heuristic ? json(o.heuristic) : json(nullptr);
-    j["length"] = r.solved ? json(r.length()) : json(nullptr);
-    j["stopped"] = r.stopped == search::Stop::None ? json(nullptr) : json(search::stop_name(r.stopped));
+    json j = result_json(s, p.goal, algorithm, heuristic, r);
     json pj = json::array();
     for (const auto& st : r.path) pj.push_back(tiles_json(st));
     j["path"] = pj;
@@ -441,17 +481,17 @@ int cmd_solve(Common& c, const std::string& start_arg, const SolveFlags& f) {
     std::puts(c.lang == "zh" ? "目标状态不可达" : "unreachable");
   } else {
     if (r.solved && c.lang == "zh") {
-      std::printf("%s移动%d步到达目标状态\n", alg->optimal && (!alg->uses_heuristic || search::find_heuristic(o.heuristic)->admissible) ? "最少" : "", r.length());
+      std::printf("%s移动%d步到达目标状态\n", optimal ? "最少" : "", r.length());
       std::printf("%s\n", r.moves.c_str());
     } else if (r.solved) {
       std::printf("%d moves: %s\n", r.length(), r.moves.c_str());
     } else if (r.stopped != search::Stop::None) {
       std::printf("stopped by --%s before a solution was found\n", search::stop_name(r.stopped));
     } else {
-      std::printf("no solution within the depth limit %d\n", o.depth_limit);
+      std::printf("no solution within the depth limit %d\n", depth_limit);
     }
     std::printf("algorithm %s%s%s: expanded %llu, generated %llu, peak open %llu, closed %llu, peak memory %.1f KiB, %.6f s\n",
-                o.algorithm.c_str(), alg->uses_heuristic ? ", heuristic " : "", alg->uses_heuristic ? o.heuristic.c_str() : "",
+                algorithm.c_str(), heuristic.empty() ? "" : ", heuristic ", heuristic.c_str(),
                 static_cast<unsigned long long>(r.expanded), static_cast<unsigned long long>(r.generated),
                 static_cast<unsigned long long>(r.peak_open), static_cast<unsigned long long>(r.closed),
                 static_cast<double>(r.peak_bytes) / 1024.0, r.seconds);
@@ -466,11 +506,256 @@ int cmd_solve(Common& c, const std::string& start_arg, const SolveFlags& f) {
     }
   }
   if (!f.result.empty() && r.solved) write_result(f.result, r.path, p.labels);
-  if (r.unreachable) return kExitUnreachable;
-  if (r.stopped != search::Stop::None) return kExitResource;
-  return r.solved ? kExitOk : kExitUnreachable;
+  return solve_exit(r);
 }
 
+int cmd_solve_pdb(Common& c, const Problem& p, const SolveFlags& f) {
+  check_pdb_algorithm(f.algorithm);
+  const pdb::Partition part = partition_for(f.heuristic, f.pattern, p.goal);
+  pdb::PdbStore store = make_pdb_store(c);
+  const auto t0 = std::chrono::steady_clock::now();
+  const pdb::PdbHeuristic h = pdb::make_heuristic(store, p.goal, part);
+  const double load = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!c.json && (c.progress || ::isatty(STDERR_FILENO)))
+    std::fprintf(stderr, "tilespace: pattern databases %s%s ready in %.3f s\n", part.name.c_str(),
+                 h.reflects() ? " (+ reflection)" : "", load);
+  const search::Result r = pdb::solve_idastar(*p.start, h, solve_limits(f));
+  return report_solve(c, p, f, "idastar", "pdb:" + part.name, true, r, 0);
+}
+
+int cmd_solve_batch(Common& c, const SolveFlags& f);
+
+int cmd_solve(Common& c, const std::string& start_arg, const SolveFlags& f) {
+  if (!f.batch.empty()) {
+    if (!start_arg.empty()) throw InputError("give either START or --batch FILE, not both");
+    return cmd_solve_batch(c, f);
+  }
+  const std::string start_text = read_start(start_arg, c);
+  Problem p = read_problem(c, start_text);
+  if (is_pdb(f.heuristic) || !f.pattern.empty()) return cmd_solve_pdb(c, p, f);
+  if (!is_packed(p.start->board) && f.algorithm.empty()) {  // 5x5: only pattern databases can solve it
+    SolveFlags g = f;
+    g.heuristic = "pdb";
+    return cmd_solve_pdb(c, p, g);
+  }
+  const State& s = *p.start;
+  search::SolveOptions o;
+  o.algorithm = f.algorithm;
+  if (o.algorithm.empty()) {  // the exact table where one can exist, else IDA*
+    try {
+      DistanceTable::check_fits(s.board);
+      o.algorithm = "table";
+    } catch (const ResourceError&) {
+      o.algorithm = "idastar";
+    }
+  }
+  o.heuristic = f.heuristic;
+  o.weight = f.weight;
+  o.depth_limit = f.depth_limit;
+  o.limits = solve_limits(f);
+  const search::AlgorithmInfo* alg = search::find_algorithm(o.algorithm);
+  if (!alg) throw InputError("unknown algorithm '" + o.algorithm + "' (table, bfs, bibfs, dfs, iddfs, greedy, astar, wastar, idastar)");
+  if (alg->uses_heuristic && !search::find_heuristic(o.heuristic))
+    throw InputError("unknown heuristic '" + o.heuristic + "' (see tilespace solve --help)");
+  TableStore store = make_store(c);
+  if (solvable(s, p.goal) && (o.algorithm == "table" || (alg->uses_heuristic && o.heuristic == "exact")))
+    o.table = &store.table(p.goal.board, p.goal.blank);
+  const search::Result r = search::solve(s, p.goal, o);
+  const bool optimal = alg->optimal && (!alg->uses_heuristic || search::find_heuristic(o.heuristic)->admissible);
+  return report_solve(c, p, f, o.algorithm, alg->uses_heuristic ? o.heuristic : "", optimal, r, o.depth_limit);
+}
+
+// ---- solve --batch: many instances in parallel, one JSON line each, in input order ----
+
+struct BatchInstance {
+  int line = 0;
+  std::optional<State> start, goal;
+  std::optional<int> expected;  // a length after a TAB, as in Korf's lists
+  std::string error;
+  search::Result result;
+};
+
+// Lines: START [GOAL] [<TAB> expected length]; '#' comments and blank lines are skipped.
+std::vector<BatchInstance> read_solve_batch(const std::string& file, const Common& c) {
+  std::ifstream in_file;
+  std::istream* in = &std::cin;
+  if (file != "-") {
+    in_file.open(file);
+    if (!in_file) throw InputError("cannot read " + file);
+    in = &in_file;
+  }
+  std::optional<Board> board = board_option(c);
+  std::optional<State> default_goal;
+  if (!c.goal.empty()) default_goal = parse_state(c.goal, board);
+  std::vector<BatchInstance> out;
+  std::string line;
+  for (int n = 1; std::getline(*in, line); ++n) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    const auto first = line.find_first_not_of(" \t");
+    if (first == std::string::npos || line[first] == '#') continue;
+    BatchInstance b;
+    b.line = n;
+    try {
+      std::string states = line;
+      if (const auto tab = line.find('\t', first); tab != std::string::npos && line.find_first_not_of(" \t", tab) != std::string::npos) {
+        const std::string rest = line.substr(tab + 1);
+        std::size_t used = 0;
+        int v = -1;
+        try {
+          v = std::stoi(rest, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (used > 0 && rest.find_first_not_of(" \t", used) == std::string::npos) {
+          if (v < 0) throw InputError("bad expected length '" + rest + "'");
+          b.expected = v;
+          states = line.substr(0, tab);
+        }
+      }
+      std::istringstream words(states);
+      std::vector<std::string> tok{std::istream_iterator<std::string>(words), std::istream_iterator<std::string>()};
+      auto join = [&](std::size_t from, std::size_t to) {
+        std::string t;
+        for (std::size_t i = from; i < to; ++i) t += tok[i] + " ";
+        return t;
+      };
+      std::optional<Board> b_here = board;
+      if (!b_here) {  // from the token count: N (start) or 2N (start and goal) for a square board
+        for (int k = 2; k * k <= kMaxBoardCells; ++k)
+          if (tok.size() == static_cast<std::size_t>(k * k) || tok.size() == static_cast<std::size_t>(2 * k * k))
+            b_here = Board(k, k);
+      }
+      const std::size_t cells = b_here ? static_cast<std::size_t>(b_here->cells()) : tok.size();
+      if (tok.size() == 2 * cells) {
+        b.start = parse_state(join(0, cells), b_here);
+        b.goal = parse_state(join(cells, tok.size()), b_here);
+      } else {
+        b.start = parse_state(states, b_here);
+        b.goal = default_goal ? *default_goal : canonical_goal(b.start->board, b.start->cells() - 1);
+      }
+      if (!(b.start->board == b.goal->board)) throw InputError("the start and the goal are on different boards");
+    } catch (const InputError& e) {
+      b.error = e.what();
+    }
+    out.push_back(std::move(b));
+  }
+  return out;
+}
+
+int cmd_solve_batch(Common& c, const SolveFlags& f) {
+  std::vector<BatchInstance> items = read_solve_batch(f.batch, c);
+  const bool use_pdb = is_pdb(f.heuristic) || !f.pattern.empty();
+  std::string algorithm = f.algorithm.empty() ? "idastar" : f.algorithm;
+  if (use_pdb) check_pdb_algorithm(f.algorithm);
+  const search::AlgorithmInfo* alg = search::find_algorithm(algorithm);
+  if (!alg) throw InputError("unknown algorithm '" + algorithm + "'");
+  if (!use_pdb && alg->uses_heuristic && !search::find_heuristic(f.heuristic))
+    throw InputError("unknown heuristic '" + f.heuristic + "' (see tilespace solve --help)");
+
+  // Everything shared is prepared first, in order: databases per goal (pattern databases or
+  // distance tables), so the parallel part only reads.
+  const auto t0 = std::chrono::steady_clock::now();
+  pdb::PdbStore pdbs = make_pdb_store(c);
+  TableStore tables = make_store(c);
+  std::map<std::string, std::shared_ptr<const pdb::PdbHeuristic>> heuristics;
+  std::map<std::string, const DistanceTable*> goal_tables;
+  std::string heuristic_name = alg->uses_heuristic || use_pdb ? f.heuristic : "";
+  for (auto& it : items) {
+    if (!it.error.empty()) continue;
+    const std::string key = it.goal->board.name() + it.goal->to_string();
+    try {
+      if (use_pdb && !heuristics.count(key)) {
+        const pdb::Partition part = partition_for(f.heuristic, f.pattern, *it.goal);
+        heuristic_name = "pdb:" + part.name;
+        heuristics[key] = std::make_shared<const pdb::PdbHeuristic>(pdb::make_heuristic(pdbs, *it.goal, part));
+      }
+      if (!use_pdb && (algorithm == "table" || heuristic_name == "exact") && !goal_tables.count(key))
+        goal_tables[key] = &tables.table(it.goal->board, it.goal->blank);
+    } catch (const InputError& e) {
+      it.error = e.what();
+    }
+  }
+  const double load = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  const search::Limits limits = solve_limits(f);
+  std::mutex out_mutex;
+  std::size_t printed = 0;
+  std::vector<char> done(items.size(), 0);
+  auto line_json = [&](const BatchInstance& it) {
+    if (!it.error.empty()) return json{{"line", it.line}, {"error", it.error}};
+    json j = result_json(*it.start, *it.goal, algorithm, heuristic_name, it.result);
+    j["line"] = it.line;
+    if (it.expected) {
+      j["expected"] = *it.expected;
+      j["matches"] = it.result.solved && it.result.length() == *it.expected;
+    }
+    return j;
+  };
+  const auto t1 = std::chrono::steady_clock::now();
+  const int threads = c.threads > 0 ? c.threads : static_cast<int>(std::thread::hardware_concurrency());
+  tbb::task_arena arena(std::max(1, threads));
+  arena.execute([&] {
+    tbb::parallel_for(std::size_t{0}, items.size(), [&](std::size_t i) {
+      BatchInstance& it = items[i];
+      if (it.error.empty()) {
+        const std::string key = it.goal->board.name() + it.goal->to_string();
+        try {
+          if (use_pdb) {
+            it.result = pdb::solve_idastar(*it.start, *heuristics.at(key), limits);
+          } else {
+            search::SolveOptions o;
+            o.algorithm = algorithm;
+            o.heuristic = f.heuristic;
+            o.weight = f.weight;
+            o.depth_limit = f.depth_limit;
+            o.limits = limits;
+            if (const auto t = goal_tables.find(key); t != goal_tables.end()) o.table = t->second;
+            it.result = search::solve(*it.start, *it.goal, o);
+          }
+        } catch (const InputError& e) {
+          it.error = e.what();
+        }
+      }
+      // Print every finished line that has no unfinished line before it.
+      const std::lock_guard lock(out_mutex);
+      done[i] = 1;
+      for (; printed < items.size() && done[printed]; ++printed) {
+        std::puts(line_json(items[printed]).dump().c_str());
+      }
+      std::fflush(stdout);
+    });
+  });
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+
+  std::uint64_t solved = 0, generated = 0, expanded = 0, bad = 0, unreachable = 0, stopped = 0, mismatched = 0;
+  long long lengths = 0;
+  for (const auto& it : items) {
+    if (!it.error.empty()) {
+      ++bad;
+      continue;
+    }
+    generated += it.result.generated;
+    expanded += it.result.expanded;
+    unreachable += it.result.unreachable;
+    stopped += it.result.stopped != search::Stop::None;
+    if (it.result.solved) {
+      ++solved;
+      lengths += it.result.length();
+    }
+    mismatched += it.expected && !(it.result.solved && it.result.length() == *it.expected);
+  }
+  std::fprintf(stderr,
+               "tilespace: %zu instances: %llu solved (lengths sum %lld), %llu unreachable, %llu stopped, %llu bad, "
+               "%llu not the expected length; expanded %llu, generated %llu; databases %.3f s, solving %.3f s on %d threads\n",
+               items.size(), static_cast<unsigned long long>(solved), lengths, static_cast<unsigned long long>(unreachable),
+               static_cast<unsigned long long>(stopped), static_cast<unsigned long long>(bad),
+               static_cast<unsigned long long>(mismatched), static_cast<unsigned long long>(expanded),
+               static_cast<unsigned long long>(generated), load, wall, threads);
+  if (bad) return kExitInput;
+  if (stopped) return kExitResource;
+  if (mismatched || unreachable) return kExitUnreachable;
+  return kExitOk;
+}
 
 // ---- the solver lab: verify and compare ----
 
@@ -597,9 +882,9 @@ int cmd_compare(Common& c, const std::string& start_arg, const LabFlags& f) {
   for (const auto& [st, gl] : instances) {
     std::optional<int> opt;
     const DistanceTable* table = nullptr;
-    bool has_table = true;
+    bool has_table = is_packed(st.board);
     try {
-      DistanceTable::check_fits(st.board);
+      if (has_table) DistanceTable::check_fits(st.board);
     } catch (const ResourceError&) {
       has_table = false;
     }
@@ -712,7 +997,12 @@ int main(int argc, char** argv) {
                     "table (default where a table fits), bfs, bibfs, dfs, iddfs, greedy, astar, wastar, idastar");
   solve->add_option("--heuristic", sf.heuristic,
                     "misplaced, manhattan (default), linear-conflict, inversions, inversions-weighted, "
-                    "misplaced-inversions, misplaced-shared-pairs, index-distance, exact");
+                    "misplaced-inversions, misplaced-shared-pairs, index-distance, exact; or pattern databases: "
+                    "pdb:7-8, pdb:6-6-3, pdb:5-5-5 (4x4), pdb:6-6-6-6 (5x5), pdb:4-4 (3x3), pdb:1,2,3/4,5,6 (with idastar)");
+  solve->add_option("--pattern", sf.pattern, "Pattern-database partition: a stock name or tiles, e.g. 1,2,3,4,5,6,7/8,9,10,11,12,13,14,15");
+  solve->add_option("--batch", sf.batch,
+                    "Solve every 'START [GOAL] [<TAB>expected length]' line of FILE ('-' for stdin) in parallel over "
+                    "--threads; one JSON line each, in order");
   solve->add_option("--weight", sf.weight, "wastar: f = g + weight*h (default 2)")->check(CLI::Range(1.0, 100.0));
   solve->add_option("--depth-limit", sf.depth_limit, "dfs: depth limit; iddfs: largest limit (default 50)")
       ->check(CLI::Range(0, 1000));

@@ -1,24 +1,28 @@
-// The .tsdb file: a checksummed table of one byte per rank, memory-mapped on load.
+// The database file: a checksummed table of one byte per entry, memory-mapped on load. Two kinds
+// share it: distance tables (.tsdb, one entry per rank of a full state) and pattern databases
+// (.pdb, one entry per placement of a pattern's tiles).
 //
 // Layout (all integers little-endian; the header is 4096 bytes so the payload is page-aligned):
 //   off  size  field
 //     0     8  magic "TSDB\r\n\x1a\n"
 //     8     4  format version (kFormatVersion)
 //    12     4  header size (4096)
-//    16     1  kind (1 = distance table)
+//    16     1  kind (1 = distance table, 2 = pattern database)
 //    17     1  board width W
 //    18     1  board height H
 //    19     1  entry width in bits (8)
-//    20    16  goal: the tile on each cell, 0 for the blank (cells >= W*H are 0)
-//    36     4  radius (largest entry)
-//    40     8  entry count (N!/2 for a distance table)
-//    48     8  payload offset (4096)
-//    56     8  payload size in bytes
-//    64     8  XXH3-64 of the payload
-//    72     8  XXH3-64 of the 4096 header bytes with this field zeroed
-//    80     4  histogram length (radius + 1, at most 256)
-//    84     4  reserved (0)
-//    88  8*len histogram: entries at each value 0..radius
+//    20     4  radius (largest entry)
+//    24     8  entry count (N!/2 for a distance table, N!/(N-k)! for a pattern of k tiles)
+//    32     8  payload offset (4096)
+//    40     8  payload size in bytes
+//    48     8  XXH3-64 of the payload
+//    56     8  XXH3-64 of the 4096 header bytes with this field zeroed
+//    64     4  histogram length (radius + 1, at most 480)
+//    68     4  pattern size k (0 for a distance table)
+//    72    32  goal: the tile on each cell, 0 for the blank (cells >= W*H are 0)
+//   104    32  pattern: its k tiles in ranking order (the rest 0)
+//   136   120  reserved (0)
+//   256 8*len  histogram: entries at each value 0..radius
 //  4096     -  payload: entry r is the value at rank r
 //
 // Writes go to a temporary file in the same folder which is renamed into place, so a reader
@@ -38,9 +42,10 @@
 
 namespace tilespace {
 
-inline constexpr std::uint32_t kFormatVersion = 1;
+inline constexpr std::uint32_t kFormatVersion = 2;
 inline constexpr std::uint32_t kHeaderSize = 4096;
 inline constexpr std::uint8_t kKindDistanceTable = 1;
+inline constexpr std::uint8_t kKindPatternDatabase = 2;
 
 // A read-only memory mapping of a whole file. Movable, not copyable.
 class MappedFile {
@@ -63,6 +68,7 @@ struct DatabaseInfo {
   std::uint8_t kind = kKindDistanceTable;
   State goal;
   std::uint64_t entries = 0;
+  std::vector<std::uint8_t> pattern;     // pattern databases: the tiles in ranking order
   std::vector<std::uint64_t> histogram;  // entries at each value, from 0
   int radius() const { return static_cast<int>(histogram.size()) - 1; }
 };

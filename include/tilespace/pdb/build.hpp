@@ -1,0 +1,57 @@
+// The only builder of pattern databases: a parallel breadth-first search over placements.
+//
+// The abstract state is a placement of the pattern's tiles plus the blank; moving a pattern tile
+// costs 1 and moving any other tile costs 0 (Korf & Felner's additive databases). So the blank
+// roams for free through its *region* (the connected set of cells free of pattern tiles around
+// it), and a state is (placement, region). The search goes by cost layers over placement ranks:
+// expanding (placement, region) at cost d moves each pattern tile next to the region into it, which
+// gives (placement', region of the tile's old cell) at cost d+1. The database stores, for every
+// placement, the lowest cost over its regions.
+//
+// Memory model: two bytes per placement. `values` (the result) and one mark byte: bits 0-5 the
+// regions already reached (region i = the i-th region in order of its lowest cell; regions 5, 6, ...
+// share bit 5, which only merges those rare regions, a relaxation that may lower a value, never
+// raise it), bits 6-7 "expand at an even / odd layer". A mark bit added while its placement
+// still waits to be expanded in the current layer is held in a per-thread list until the layer ends,
+// so each region is expanded at exactly its own cost. Results do not depend on the thread count.
+//
+// Threads: one oneTBB arena; each layer is a parallel_for over blocks of ranks; marks are updated
+// with relaxed byte atomics; successors are prefetched a few dozen ahead.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "tilespace/bfs.hpp"
+#include "tilespace/pdb/pattern.hpp"
+#include "tilespace/state.hpp"
+
+namespace tilespace::pdb {
+
+struct BuildOptions {
+  int threads = 0;                                   // 0: all cores
+  std::function<void(const LayerReport&)> on_layer;  // after each cost layer, from the calling thread
+};
+
+struct BuildEstimate {
+  std::uint64_t entries = 0;  // placements: n!/(n-k)!
+  std::uint64_t bytes = 0;    // peak working memory of the build
+  double seconds = 0;         // rough time on this machine class, from measured rates
+};
+
+// Precondition: the pattern's tiles are tiles of a board with at most kMaxPdbCells cells.
+BuildEstimate estimate_build(const Board& board, const Pattern& pattern, int threads);
+
+struct BuiltDatabase {
+  std::vector<std::uint8_t> values;      // values[rank] = fewest pattern-tile moves; rank by PlacementRanker
+  std::vector<std::uint64_t> histogram;  // placements at each value, from 0
+  double seconds = 0;
+};
+
+// Builds the database of `pattern` for `goal`. Deterministic: the same bytes for any thread count.
+// Throws ResourceError if the build does not fit in memory (checked before allocating),
+// InputError if the pattern is not valid for the goal's board.
+BuiltDatabase build_pattern_database(const State& goal, const Pattern& pattern, const BuildOptions& options = {});
+
+}  // namespace tilespace::pdb

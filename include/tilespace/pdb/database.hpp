@@ -1,0 +1,78 @@
+// Pattern databases in memory and on disk: lookup, the file (kind 2 of database.hpp), the folder.
+//
+// Memory model: a PatternDatabase holds one byte per placement, owned after a build or
+// memory-mapped (read-only, shared by every copy) after a load. Lookups are one array read.
+// Immutable once made; safe to share between threads.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "tilespace/database.hpp"
+#include "tilespace/pdb/build.hpp"
+#include "tilespace/pdb/pattern.hpp"
+
+namespace tilespace::pdb {
+
+class PatternDatabase {
+ public:
+  // Builds the database (see build.hpp).
+  static PatternDatabase build(const State& goal, const Pattern& pattern, const BuildOptions& options = {});
+  // Maps and validates `path`, and checks that it holds `pattern` for `goal`.
+  // Throws DataError naming the file on any corrupt, truncated or foreign file.
+  static PatternDatabase load(const std::filesystem::path& path, const State& goal, const Pattern& pattern);
+  // Writes the database atomically (temporary file, fsync, rename). Throws DataError on failure.
+  void save(const std::filesystem::path& path) const;
+
+  const State& goal() const noexcept { return goal_; }
+  const Pattern& pattern() const noexcept { return pattern_; }
+  const PlacementRanker& ranker() const noexcept { return ranker_; }
+  const std::vector<std::uint64_t>& histogram() const noexcept { return histogram_; }
+  std::span<const std::uint8_t> values() const noexcept { return values_; }
+
+  // The fewest moves of the pattern's tiles to bring them home from `placement` (cells in
+  // pattern order). Precondition: a valid placement.
+  int value(const std::uint8_t* placement) const noexcept { return values_[ranker_.rank(placement)]; }
+  int value_at(std::uint64_t rank) const noexcept { return values_[rank]; }
+
+ private:
+  PatternDatabase(State goal, Pattern pattern);
+  State goal_;
+  Pattern pattern_;
+  PlacementRanker ranker_;
+  std::vector<std::uint64_t> histogram_;
+  std::shared_ptr<const void> owner_;  // the built bytes or the mapped file
+  std::span<const std::uint8_t> values_;
+};
+
+struct PdbStoreOptions {
+  std::filesystem::path dir = "out";
+  BuildOptions build;                             // threads and progress for builds
+  std::function<void(const std::string&)> note;  // one-line notices (estimate, building, built)
+};
+
+// The database folder: files <W>x<H>-<goal>-p<tiles>.pdb, e.g. out/4x4-0-1-2-...-15-p1.2.3.4.5.6.7.pdb.
+// Loads on demand, builds and saves the missing ones (announcing the estimated time and memory
+// first), caches them. Not thread-safe; the databases it hands out are.
+class PdbStore {
+ public:
+  explicit PdbStore(PdbStoreOptions options);
+  std::filesystem::path path_for(const State& goal, const Pattern& pattern) const;
+  // From memory, else its file, else built and saved. Throws DataError for a bad file,
+  // ResourceError if a build does not fit.
+  std::shared_ptr<const PatternDatabase> get(const State& goal, const Pattern& pattern);
+  // Builds and saves even if the file exists.
+  std::shared_ptr<const PatternDatabase> build(const State& goal, const Pattern& pattern);
+
+ private:
+  PdbStoreOptions options_;
+  std::map<std::string, std::shared_ptr<const PatternDatabase>> cache_;
+};
+
+}  // namespace tilespace::pdb

@@ -1,0 +1,65 @@
+// Optimal solving with additive pattern databases: the heuristic and IDA* over boards of up to
+// 32 cells (the 15- and 24-puzzle).
+//
+// The heuristic is the sum of the partition's databases, each looked up with the placement of its
+// tiles; where the goal allows it (a square board with the goal's blank on the main diagonal) also
+// the same sum for the state reflected about the main diagonal, and the maximum of the two
+// (Korf & Felner 2002). Both sums are admissible and change by at most 1 per move, so IDA* needs no
+// re-expansion tricks.
+//
+// Memory model: a PdbHeuristic shares the databases (read-only) and a few small tables; the
+// search keeps the state as a tile array, each pattern's placement and value, and the path as
+// blank cells: per move it re-ranks the (at most two) patterns whose tile moved, O(k), and makes
+// no allocation. A PdbHeuristic is immutable and may be shared by searches in several threads.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "tilespace/pdb/database.hpp"
+#include "tilespace/search/result.hpp"
+
+namespace tilespace::pdb {
+
+class PdbHeuristic {
+ public:
+  // Precondition: the databases are disjoint patterns built for `goal`.
+  PdbHeuristic(const State& goal, std::vector<std::shared_ptr<const PatternDatabase>> databases);
+
+  const State& goal() const noexcept { return goal_; }
+  bool reflects() const noexcept { return reflect_; }
+  // The heuristic value of `s` (same board as the goal).
+  int evaluate(const State& s) const;
+  // The sum without reflection, and the reflected sum (equal to the sum when !reflects()).
+  int direct(const State& s) const;
+  int reflected(const State& s) const;
+
+  struct Slot {
+    std::int8_t pattern = -1;  // which database counts the tile (-1: none)
+    std::uint8_t index = 0;    // its position in that pattern
+  };
+  const std::vector<std::shared_ptr<const PatternDatabase>>& databases() const noexcept { return dbs_; }
+  Slot slot(int tile) const noexcept { return slot_[tile]; }
+  int mirror_tile(int tile) const noexcept { return sigma_[tile]; }  // tile whose goal cell is the transposed one
+  int mirror_cell(int cell) const noexcept { return transpose_[cell]; }
+
+ private:
+  int sum(const std::array<std::uint8_t, kMaxPdbCells>& cell_of_tile) const;
+  State goal_;
+  std::vector<std::shared_ptr<const PatternDatabase>> dbs_;
+  std::array<Slot, kMaxPdbCells> slot_{};
+  bool reflect_ = false;
+  std::array<std::uint8_t, kMaxPdbCells> sigma_{}, transpose_{};
+};
+
+// Builds or loads (through `store`) the databases of `partition` for `goal`.
+PdbHeuristic make_heuristic(PdbStore& store, const State& goal, const Partition& partition);
+
+// IDA* from `start` to the heuristic's goal: an optimal path with expanded/generated counts.
+// An unsolvable pair is answered at once (result.unreachable). Limits stop the search cleanly
+// (result.stopped, partial statistics). Thread-safe for distinct calls.
+search::Result solve_idastar(const State& start, const PdbHeuristic& h, const search::Limits& limits = {});
+
+}  // namespace tilespace::pdb

@@ -1,0 +1,397 @@
+#include "tilespace/pdb/build.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <new>
+#include <string>
+
+#include "tilespace/distance_table.hpp"
+#include "tilespace/errors.hpp"
+
+namespace tilespace::pdb {
+namespace {
+
+constexpr std::uint8_t kUnset = 0xFF;
+constexpr int kRegionBits = 6;  // regions 0..4 own a bit; 5, 6, ... share bit 5
+constexpr std::uint8_t kRegionMask = (1u << kRegionBits) - 1;
+constexpr int kMaxCost = 254;
+
+std::uint8_t expand_flag(int layer) { return static_cast<std::uint8_t>(1u << (kRegionBits + (layer & 1))); }
+
+// Cell masks of the board and the flood fill of free cells.
+struct Grid {
+  int w;
+  CellMask all, not_first_col, not_last_col;
+  explicit Grid(const Board& b) : w(b.width()), all(0), not_first_col(0), not_last_col(0) {
+    for (int c = 0; c < b.cells(); ++c) {
+      all |= CellMask{1} << c;
+      if (b.col(c) != 0) not_first_col |= CellMask{1} << c;
+      if (b.col(c) != b.width() - 1) not_last_col |= CellMask{1} << c;
+    }
+  }
+  CellMask around(CellMask m) const noexcept {
+    return ((m >> w) | (m << w) | ((m >> 1) & not_last_col) | ((m << 1) & not_first_col)) & all;
+  }
+  // The cells of `allowed` connected to `seed` (seed must be inside allowed).
+  CellMask fill(CellMask seed, CellMask allowed) const noexcept {
+    for (;;) {
+      const CellMask next = (seed | around(seed)) & allowed;
+      if (next == seed) return seed;
+      seed = next;
+    }
+  }
+  // Index (capped at kRegionBits-1) of the region `r` among the regions of `free` by lowest cell.
+  int region_index(CellMask r, CellMask free) const noexcept {
+    if (r == free) return 0;
+    CellMask lower = free & ~r & ((r & (0u - r)) - 1);
+    int i = 0;
+    while (lower && i < kRegionBits - 1) {
+      lower &= ~fill(lower & (0u - lower), free);
+      ++i;
+    }
+    return i;
+  }
+};
+
+// For boards of at most 16 cells, the regions of every set of free cells, looked up instead of
+// flood-filled: labels[free] holds 4 bits per cell, the cell's region index (capped at
+// kRegionBits-1) or 15 for a cell that is not free. 2^16 words (512 KiB) at most.
+// connected[free / 64] bit free % 64: the `free` cells form one region, the common case. Only
+// sets of exactly `free_cells` cells occur; 2^N bits (4 MiB for 5x5). Boards of at most 25 cells.
+std::vector<std::uint64_t> connected_sets(const Grid& grid, int cells, int free_cells) {
+  std::vector<std::uint64_t> bits;
+  if (cells > 25) return bits;
+  bits.assign((std::size_t{1} << cells) / 64 + 1, 0);
+  for (CellMask free = 1; free < (CellMask{1} << cells); ++free)
+    if (std::popcount(free) == free_cells && grid.fill(free & (0u - free), free) == free)
+      bits[free / 64] |= std::uint64_t{1} << (free % 64);
+  return bits;
+}
+
+// For boards of at most 16 cells, the regions of the sets of `free_cells` cells, looked up
+// instead of flood-filled: labels[free] holds 4 bits per cell, the cell's region index (capped at
+// kRegionBits-1) or 15 for a cell that is not free. 2^16 words (512 KiB) at most.
+std::vector<std::uint64_t> region_labels(const Grid& grid, int cells, int free_cells) {
+  std::vector<std::uint64_t> labels;
+  if (cells > 16) return labels;
+  labels.assign(std::size_t{1} << cells, ~std::uint64_t{0});
+  for (CellMask free = 0; free < (CellMask{1} << cells); ++free) {
+    if (std::popcount(free) != free_cells) continue;
+    std::uint64_t l = ~std::uint64_t{0};
+    CellMask rest = free;
+    for (int i = 0; rest; i = std::min(i + 1, kRegionBits - 1)) {
+      const CellMask region = grid.fill(rest & (0u - rest), free);
+      rest &= ~region;
+      for (CellMask m = region; m; m &= m - 1) {
+        const int c = std::countr_zero(m);
+        l = (l & ~(std::uint64_t{15} << (4 * c))) | (static_cast<std::uint64_t>(i) << (4 * c));
+      }
+    }
+    labels[free] = l;
+  }
+  return labels;
+}
+
+struct Deferred {
+  std::uint64_t rank;
+  std::uint8_t bits;
+};
+using DeferredLists = tbb::enumerable_thread_specific<std::vector<Deferred>>;
+
+struct LayerCount {
+  std::uint64_t found = 0;     // placements whose value is this layer (expanded for the first time)
+  std::uint64_t expanded = 0;  // placements expanded (also those that gained a region later)
+  LayerCount operator+(const LayerCount& o) const { return {found + o.found, expanded + o.expanded}; }
+};
+
+// Expands the placements of one block of ranks flagged for `layer`. Shared: several threads, so
+// bytes are updated with relaxed atomics; otherwise plain loads and stores.
+template <bool Shared>
+class Expander {
+ public:
+  Expander(const Grid& grid, const std::uint64_t* connected, const std::uint64_t* labels, const PlacementRanker& ranker,
+           std::uint64_t* mark_words, std::uint8_t* values, int layer, std::vector<Deferred>& deferred)
+      : grid_(grid), connected_(connected), labels_(labels), ranker_(ranker), mark_words_(mark_words),
+        mark_(reinterpret_cast<std::uint8_t*>(mark_words)), values_(values), layer_(layer), cur_(expand_flag(layer)),
+        next_(expand_flag(layer + 1)), deferred_(deferred) {}
+
+  // Expands the flagged placements of ranks [begin, end).
+  LayerCount run(std::uint64_t begin, std::uint64_t end) {
+    LayerCount n;
+    const std::uint64_t flags8 = 0x0101010101010101ull * cur_;
+    for (std::uint64_t r = begin; r < end; ++r) {
+      if ((r & 7) == 0 && r + 8 <= end) {  // skip 8 marks at a time (expand flags are not set during a layer)
+        const std::uint64_t w = std::atomic_ref<std::uint64_t>(mark_words_[r / 8]).load(std::memory_order_relaxed);
+        if (!(w & flags8)) {
+          r += 7;
+          continue;
+        }
+      }
+      if (!(load(mark_[r]) & cur_)) continue;
+      const std::uint8_t m = take(mark_[r]);
+      ++n.expanded;
+      n.found += load(values_[r]) == layer_;
+      expand(r, m & kRegionMask);
+    }
+    flush();
+    return n;
+  }
+
+ private:
+  static constexpr int kRing = 32;
+  struct Target {
+    std::uint64_t rank;
+    std::uint8_t bit;
+  };
+
+  static std::uint8_t load(std::uint8_t& b) {
+    if constexpr (Shared) return std::atomic_ref<std::uint8_t>(b).load(std::memory_order_relaxed);
+    return b;
+  }
+  std::uint8_t take(std::uint8_t& b) const {  // clears the expand flag, returns the old mark
+    if constexpr (Shared)
+      return std::atomic_ref<std::uint8_t>(b).fetch_and(static_cast<std::uint8_t>(~cur_), std::memory_order_relaxed);
+    const std::uint8_t old = b;
+    b = static_cast<std::uint8_t>(old & ~cur_);
+    return old;
+  }
+
+  void expand(std::uint64_t r, std::uint8_t regions) {
+    const int k = ranker_.tiles();
+    ranker_.unrank(r, pos_.data());
+    CellMask occ = 0;
+    for (int i = 0; i < k; ++i) {
+      occ |= CellMask{1} << pos_[i];
+      tile_on_[pos_[i]] = static_cast<std::uint8_t>(i);
+    }
+    const CellMask free = grid_.all & ~occ;
+    if (connected_ && connected(free)) return expand_region(free, occ);
+    if (labels_) {  // small boards: the regions from the table
+      std::array<CellMask, kRegionBits> region{};
+      const std::uint64_t l = labels_[free];
+      for (CellMask m = free; m; m &= m - 1) {
+        const int c = std::countr_zero(m);
+        region[(l >> (4 * c)) & 15] |= CellMask{1} << c;
+      }
+      for (int i = 0; i < kRegionBits; ++i)
+        if (region[i] && (regions & (1u << i))) expand_region(region[i], occ);
+      return;
+    }
+    CellMask rest = free;
+    for (int i = 0; rest; i = std::min(i + 1, kRegionBits - 1)) {
+      const CellMask region = grid_.fill(rest & (0u - rest), free);
+      rest &= ~region;
+      if (regions & (1u << i)) expand_region(region, occ);
+    }
+  }
+
+  // Every pattern tile next to `region` slides into each of its neighbouring cells in the region.
+  void expand_region(CellMask region, CellMask occ) {
+    for (CellMask tiles = grid_.around(region) & occ; tiles; tiles &= tiles - 1) {
+      const int from = std::countr_zero(tiles);
+      const int i = tile_on_[from];
+      for (CellMask to = grid_.around(CellMask{1} << from) & region; to; to &= to - 1) {
+        const int c = std::countr_zero(to);
+        pos_[i] = static_cast<std::uint8_t>(c);
+        const std::uint64_t r2 = ranker_.rank(pos_.data());
+        pos_[i] = static_cast<std::uint8_t>(from);
+        const CellMask free2 = grid_.all & ~(occ ^ (CellMask{1} << from) ^ (CellMask{1} << c));
+        const int region = connected_ && connected(free2) ? 0
+                           : labels_                      ? static_cast<int>((labels_[free2] >> (4 * from)) & 15)
+                                   : grid_.region_index(grid_.fill(CellMask{1} << from, free2), free2);
+        push(r2, static_cast<std::uint8_t>(1u << region));
+      }
+    }
+  }
+
+  bool connected(CellMask free) const noexcept { return (connected_[free / 64] >> (free % 64)) & 1u; }
+
+  void push(std::uint64_t rank, std::uint8_t bit) {
+    __builtin_prefetch(&mark_[rank], 1, 3);
+    if (pending_ == kRing) {
+      settle(ring_[head_]);
+      ring_[head_] = {rank, bit};
+      head_ = (head_ + 1) % kRing;
+    } else {
+      ring_[(head_ + pending_) % kRing] = {rank, bit};
+      ++pending_;
+    }
+  }
+  void flush() {
+    for (; pending_ > 0; --pending_, head_ = (head_ + 1) % kRing) settle(ring_[head_]);
+  }
+
+  void settle(const Target& t) {
+    std::uint8_t& mark = mark_[t.rank];
+    const std::uint8_t old = load(mark);
+    if (old & t.bit) return;
+    if (old & cur_) {  // still to be expanded in this layer: add the region after the layer
+      deferred_.push_back({t.rank, t.bit});
+      return;
+    }
+    if constexpr (Shared) {
+      std::atomic_ref<std::uint8_t>(mark).fetch_or(static_cast<std::uint8_t>(t.bit | next_), std::memory_order_relaxed);
+      std::atomic_ref<std::uint8_t> value(values_[t.rank]);
+      if (value.load(std::memory_order_relaxed) == kUnset)
+        value.store(static_cast<std::uint8_t>(layer_ + 1), std::memory_order_relaxed);
+    } else {
+      mark = static_cast<std::uint8_t>(old | t.bit | next_);
+      if (values_[t.rank] == kUnset) values_[t.rank] = static_cast<std::uint8_t>(layer_ + 1);
+    }
+  }
+
+  const Grid& grid_;
+  const std::uint64_t* connected_;  // boards of <= 25 cells: connected sets of free cells, else null
+  const std::uint64_t* labels_;     // boards of <= 16 cells: region labels, else null
+  const PlacementRanker& ranker_;
+  std::uint64_t* mark_words_;
+  std::uint8_t* mark_;  // the same memory, one mark byte per placement
+  std::uint8_t* values_;
+  int layer_;
+  std::uint8_t cur_, next_;
+  std::vector<Deferred>& deferred_;
+  std::array<std::uint8_t, kMaxPdbCells> pos_{}, tile_on_{};
+  std::array<Target, kRing> ring_{};
+  int head_ = 0, pending_ = 0;
+};
+
+void check_pattern(const Board& board, const Pattern& pattern) {
+  const int n = board.cells(), k = static_cast<int>(pattern.tiles.size());
+  if (n > kMaxPdbCells) throw InputError("pattern databases handle boards of at most 32 cells");
+  if (k < 1 || k > n - 2)
+    throw InputError("a pattern on the " + board.name() + " board has 1 to " + std::to_string(n - 2) + " tiles");
+  std::uint32_t seen = 0;
+  for (const auto t : pattern.tiles) {
+    if (t == 0 || t >= n || ((seen >> t) & 1u))
+      throw InputError("pattern " + pattern.name() + " is not a set of tiles of the " + board.name() + " board");
+    seen |= 1u << t;
+  }
+}
+
+std::string gib(std::uint64_t bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f GiB", static_cast<double>(bytes) / (1ull << 30));
+  return buf;
+}
+
+}  // namespace
+
+BuildEstimate estimate_build(const Board& board, const Pattern& pattern, int threads) {
+  check_pattern(board, pattern);
+  const PlacementRanker ranker(board.cells(), static_cast<int>(pattern.tiles.size()));
+  BuildEstimate e;
+  e.entries = ranker.size();
+  e.bytes = 2 * e.entries;
+  // Measured on the 2-core reference machine: about 0.4 us per placement and thread.
+  const int t = threads > 0 ? threads : static_cast<int>(tbb::info::default_concurrency());
+  e.seconds = static_cast<double>(e.entries) * 0.4e-6 / std::max(1, t);
+  return e;
+}
+
+BuiltDatabase build_pattern_database(const State& goal, const Pattern& pattern, const BuildOptions& options) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const Board& board = goal.board;
+  check_pattern(board, pattern);
+  const PlacementRanker ranker(board.cells(), static_cast<int>(pattern.tiles.size()));
+  const std::uint64_t size = ranker.size();
+  const std::uint64_t have = physical_memory();
+  if (have && 2 * size > have / 10 * 9)
+    throw ResourceError("pattern " + pattern.name() + " needs " + gib(2 * size) + " of memory to build; this machine has " +
+                        gib(have));
+
+  BuiltDatabase db;
+  // The marks live in 64-bit words so that the scan may test 8 of them at once; they are
+  // addressed as bytes through `mark`.
+  std::vector<std::uint64_t> mark_words;
+  try {
+    mark_words.resize(size / 8 + 1);
+    db.values.resize(size);
+  } catch (const std::bad_alloc&) {
+    throw ResourceError("cannot allocate " + gib(2 * size) + " to build pattern " + pattern.name());
+  }
+  auto* mark = reinterpret_cast<std::uint8_t*>(mark_words.data());
+  const Grid grid(board);
+  const int free_cells = board.cells() - static_cast<int>(pattern.tiles.size());
+  const std::vector<std::uint64_t> labels = region_labels(grid, board.cells(), free_cells);
+  const std::uint64_t* lab = labels.empty() ? nullptr : labels.data();
+  const std::vector<std::uint64_t> connected = connected_sets(grid, board.cells(), free_cells);
+  const std::uint64_t* con = connected.empty() ? nullptr : connected.data();
+
+  const int threads = options.threads > 0 ? options.threads : tbb::info::default_concurrency();
+  tbb::task_arena arena(threads);
+  arena.execute([&] {
+    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, size, 1u << 20), [&](const auto& r) {
+      std::fill(mark + r.begin(), mark + r.end(), 0);
+      std::fill(db.values.begin() + static_cast<std::ptrdiff_t>(r.begin()),
+                db.values.begin() + static_cast<std::ptrdiff_t>(r.end()), kUnset);
+    });
+
+    // The goal: every pattern tile home, the blank's region the one around the goal's blank.
+    const auto home = placement_of(goal, pattern);
+    CellMask occ = 0;
+    for (std::size_t i = 0; i < pattern.tiles.size(); ++i) occ |= CellMask{1} << home[i];
+    const CellMask free = grid.all & ~occ;
+    const int region = grid.region_index(grid.fill(CellMask{1} << goal.blank, free), free);
+    const std::uint64_t start = ranker.rank(home.data());
+    mark[start] = static_cast<std::uint8_t>((1u << region) | expand_flag(0));
+    db.values[start] = 0;
+
+    DeferredLists deferred;
+    const std::uint64_t grain = std::max<std::uint64_t>(1024, std::min<std::uint64_t>(1u << 16, size / 256 + 1));
+    std::uint64_t total = 0;
+    for (int layer = 0;; ++layer) {
+      if (layer > kMaxCost) throw ResourceError("pattern " + pattern.name() + ": costs above " + std::to_string(kMaxCost));
+      const LayerCount n =
+          threads == 1 ? Expander<false>(grid, con, lab, ranker, mark_words.data(), db.values.data(), layer, deferred.local()).run(0, size)
+                       : tbb::parallel_reduce(
+                             tbb::blocked_range<std::uint64_t>(0, size, grain), LayerCount{},
+                             [&](const tbb::blocked_range<std::uint64_t>& r, LayerCount acc) {
+                               return acc + Expander<true>(grid, con, lab, ranker, mark_words.data(), db.values.data(), layer,
+                                                           deferred.local())
+                                                .run(r.begin(), r.end());
+                             },
+                             std::plus<>());
+      // Regions found for placements that were still waiting: they join the next layer.
+      bool any_deferred = false;
+      for (auto& list : deferred) {
+        for (const Deferred& d : list)
+          mark[d.rank] = static_cast<std::uint8_t>(mark[d.rank] | d.bits | expand_flag(layer + 1));
+        any_deferred = any_deferred || !list.empty();
+        list.clear();
+      }
+      // Only expansions (and deferred regions) flag placements for the next layer.
+      if (n.expanded == 0 && !any_deferred) break;
+      const std::uint64_t found = n.found;
+      total += found;
+      if (found > 0 && options.on_layer)
+        options.on_layer({layer, found, total, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()});
+    }
+
+    db.histogram = tbb::parallel_reduce(
+        tbb::blocked_range<std::uint64_t>(0, size, 1u << 20), std::vector<std::uint64_t>(256, 0),
+        [&](const auto& r, std::vector<std::uint64_t> h) {
+          for (std::uint64_t i = r.begin(); i < r.end(); ++i) ++h[db.values[i]];
+          return h;
+        },
+        [](std::vector<std::uint64_t> a, const std::vector<std::uint64_t>& b) {
+          for (std::size_t i = 0; i < a.size(); ++i) a[i] += b[i];
+          return a;
+        });
+  });
+  if (db.histogram[kUnset] != 0)
+    throw std::logic_error("pattern " + pattern.name() + ": " + std::to_string(db.histogram[kUnset]) +
+                           " placements were never reached");
+  while (!db.histogram.empty() && db.histogram.back() == 0) db.histogram.pop_back();
+  db.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return db;
+}
+
+}  // namespace tilespace::pdb
