@@ -204,10 +204,10 @@ class Expander {
         const std::uint64_t r2 = ranker_.rank(pos_.data());
         pos_[i] = static_cast<std::uint8_t>(from);
         const CellMask free2 = grid_.all & ~(occ ^ (CellMask{1} << from) ^ (CellMask{1} << c));
-        const int region = connected_ && connected(free2) ? 0
+        const int blank_region = connected_ && connected(free2) ? 0
                            : labels_                      ? static_cast<int>((labels_[free2] >> (4 * from)) & 15)
                                    : grid_.region_index(grid_.fill(CellMask{1} << from, free2), free2);
-        push(r2, static_cast<std::uint8_t>(1u << region));
+        push(r2, static_cast<std::uint8_t>(1u << blank_region));
       }
     }
   }
@@ -290,9 +290,11 @@ BuildEstimate estimate_build(const Board& board, const Pattern& pattern, int thr
   BuildEstimate e;
   e.entries = ranker.size();
   e.bytes = 2 * e.entries;
-  // Measured on the 2-core reference machine: about 0.4 us per placement and thread.
+  // Measured on the 2-core reference machine: about 0.6 us per placement and thread on boards of at
+  // most 16 cells (region tables), 1.5 us on bigger ones (flood fills).
   const int t = threads > 0 ? threads : static_cast<int>(tbb::info::default_concurrency());
-  e.seconds = static_cast<double>(e.entries) * 0.4e-6 / std::max(1, t);
+  const double per = board.cells() <= 16 ? 0.6e-6 : 1.5e-6;
+  e.seconds = static_cast<double>(e.entries) * per / std::max(1, t);
   return e;
 }
 

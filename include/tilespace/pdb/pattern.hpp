@@ -62,6 +62,8 @@ std::array<std::uint8_t, kMaxPdbCells> placement_of(const State& s, const Patter
 
 // Perfect hash of the placements of k tiles on n cells (1 <= k < n <= 32).
 class PlacementRanker {
+  __extension__ using Wide = unsigned __int128;  // GCC/Clang: the high half of a 64x64 product
+
  public:
   PlacementRanker(int cells, int tiles);
 
@@ -89,7 +91,7 @@ class PlacementRanker {
     if (size_ <= (std::uint64_t{1} << 32)) {
       auto x = static_cast<std::uint32_t>(r);
       for (int i = k_ - 1; i >= 0; --i) {
-        const auto q = static_cast<std::uint32_t>((static_cast<unsigned __int128>(reciprocal_[i]) * x) >> 64);
+        const auto q = static_cast<std::uint32_t>((static_cast<Wide>(reciprocal_[i]) * x) >> 64);
         digit[i] = static_cast<std::uint8_t>(x - q * static_cast<std::uint32_t>(n_ - i));
         x = q;
       }
