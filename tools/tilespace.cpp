@@ -153,7 +153,9 @@ std::string board_text(const State& s, const Labels& labels, const std::string& 
     for (int c = 0; c < s.board.width(); ++c) {
       const int t = s.tiles[r * s.board.width() + c];
       std::string name = t ? labels.name(t) : (labels.names.empty() || labels.numeric() ? "." : labels.name(0));
-      line += (c ? " " : "") + std::string(w - std::min(w, name.size()), ' ') + name;
+      if (c) line += ' ';
+      line.append(w - std::min(w, name.size()), ' ');
+      line += name;
     }
     out += line + "\n";
   }
