@@ -152,7 +152,7 @@ LoadedDatabase load_database(const std::filesystem::path& path) {
   const auto version = get<std::uint32_t>(bytes, 8);
   if (version != kFormatVersion)
     throw bad("format version " + std::to_string(version) + ", this build reads version " +
-              std::to_string(kFormatVersion));
+              std::to_string(kFormatVersion) + " (delete the file: it is rebuilt when next needed)");
   if (get<std::uint32_t>(bytes, 12) != kHeaderSize) throw bad("unexpected header size");
   if (header_checksum(bytes) != get<std::uint64_t>(bytes, kHeaderChecksumOffset))
     throw bad("header checksum mismatch: the header is corrupt");
