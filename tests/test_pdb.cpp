@@ -220,7 +220,7 @@ TEST_CASE("pattern database files round-trip and reject foreign or corrupt files
                     Catch::Contains("not a pattern database"));
 }
 
-TEST_CASE("6-6-3 and 5-5-5 never overestimate Korf's instances; 6-6-3 solves the quickest to their published lengths", "[pdb][korf]") {
+TEST_CASE("6-6-3 and 5-5-5 never overestimate Korf's instances and 6-6-3 solves the quickest to their published lengths", "[pdb][korf]") {
   const Board board(4, 4);
   const State goal = canonical_goal(board, 0);
   const auto korf = read_instances("korf100.tsv", board);

@@ -51,7 +51,7 @@ void each_heuristic(const Domain& d, F&& f) {
 
 }  // namespace
 
-TEST_CASE("admissible heuristics never overestimate on any 8-puzzle state; the others are caught", "[search]") {
+TEST_CASE("admissible heuristics never overestimate on any 8-puzzle state and the others are caught", "[search]") {
   for (int blank : {8, 4}) {
     const DistanceTable& t = table_8(blank);
     const State goal = t.goal();
@@ -99,7 +99,7 @@ TEST_CASE("incremental heuristic updates equal a fresh evaluation", "[search]") 
   }
 }
 
-TEST_CASE("every algorithm solves the classic pairs; the optimal ones optimally", "[search]") {
+TEST_CASE("every algorithm solves the classic pairs and the optimal ones optimally", "[search]") {
   const std::vector<std::pair<const char*, const char*>> pairs{
       {"2 8 3 1 0 4 7 6 5", "1 2 3 8 0 4 7 6 5"}, {"3 4 5 1 0 8 7 2 6", "1 2 3 8 0 4 7 6 5"},
       {"1 3 2 4 0 5 6 7 8", "1 2 3 8 0 4 7 6 5"}, {"7 6 5 1 0 4 2 8 3", "7 6 5 8 0 4 1 2 3"},
