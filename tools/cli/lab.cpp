@@ -1,0 +1,229 @@
+// The solver lab: `tilespace verify` checks solvers against the exhaustive table, `tilespace
+// compare` runs algorithms x heuristics on one instance or a suite and prints a table.
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <numeric>
+#include <optional>
+#include <random>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "cli/commands.hpp"
+#include "cli/common.hpp"
+#include "tilespace/distance_table.hpp"
+#include "tilespace/errors.hpp"
+#include "tilespace/search/lab.hpp"
+#include "tilespace/search/solve.hpp"
+#include "tilespace/table_store.hpp"
+
+namespace tilespace::cli {
+
+using nlohmann::json;
+
+int cmd_verify(Common& c, const LabFlags& f) {
+  Problem p = read_problem(c, "");
+  TableStore store = make_store(c);
+  const DistanceTable& t = store.table(p.goal.board, p.goal.blank);
+  const auto combos = f.algorithms.empty() ? search::admissible_combos() : search::parse_combos(f.algorithms);
+  std::vector<std::uint64_t> ranks;
+  if (f.sample > 0 && f.sample < t.ranker().size()) {
+    std::mt19937_64 rng(f.seed);
+    std::uniform_int_distribution<std::uint64_t> pick(0, t.ranker().size() - 1);
+    for (std::uint64_t i = 0; i < f.sample; ++i) ranks.push_back(pick(rng));
+  } else {
+    ranks.resize(t.ranker().size());
+    std::iota(ranks.begin(), ranks.end(), std::uint64_t{0});
+  }
+  search::SolveOptions base;
+  base.limits.max_nodes = f.max_nodes;
+  base.limits.max_seconds = f.max_seconds;
+  base.limits.max_bytes =
+      default_memory_limit() / (c.threads > 0 ? static_cast<unsigned>(c.threads) : std::max(1u, std::thread::hardware_concurrency()));
+  bool all_ok = true;
+  json out = json::array();
+  if (!c.json)
+    std::printf("%-30s %8s %9s %9s %8s %8s %7s %7s %14s %9s\n", "solver", "optimal?", "states", "optimal", "longer",
+                "excess", "failed", "stopped", "expanded", "seconds");
+  for (const auto& combo : combos) {
+    const search::VerifyReport r = search::verify(t, p.goal, combo, ranks, base, c.threads);
+    all_ok = all_ok && r.ok();
+    if (c.json) {
+      out.push_back({{"solver", combo.name()}, {"claims_optimal", r.claims_optimal}, {"states", r.states},
+                     {"optimal", r.optimal}, {"longer", r.longer}, {"total_excess", r.total_excess},
+                     {"max_excess", r.max_excess}, {"failed", r.failed}, {"stopped", r.stopped},
+                     {"expanded", r.expanded}, {"generated", r.generated}, {"seconds", r.seconds}, {"ok", r.ok()}});
+    } else {
+      char excess[32];
+      std::snprintf(excess, sizeof excess, "%llu/%llu", static_cast<unsigned long long>(r.total_excess),
+                    static_cast<unsigned long long>(r.max_excess));
+      std::printf("%-30s %8s %9llu %9llu %8llu %8s %7llu %7llu %14llu %9.2f%s\n", combo.name().c_str(),
+                  r.claims_optimal ? "yes" : "no", static_cast<unsigned long long>(r.states),
+                  static_cast<unsigned long long>(r.optimal), static_cast<unsigned long long>(r.longer), excess,
+                  static_cast<unsigned long long>(r.failed), static_cast<unsigned long long>(r.stopped),
+                  static_cast<unsigned long long>(r.expanded), r.seconds, r.ok() ? "" : "  FAILED");
+      std::fflush(stdout);
+    }
+  }
+  if (c.json) std::puts(out.dump().c_str());
+  else std::printf("%s\n", all_ok ? "verified: every path legal, every optimal solver optimal"
+                                   : "verification FAILED");
+  return all_ok ? kExitOk : kExitUnreachable;
+}
+
+namespace {
+
+// One compared run, for the table.
+struct Row {
+  std::string instance, solver;
+  search::Result r;
+  std::optional<int> optimal;  // from the table, where the board has one
+};
+
+std::string fixed(double v, int digits) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.*f", digits, v);
+  return b;
+}
+
+// A suite file: one "START GOAL" a line (2N tiles, or two compact tokens); '#' starts a comment.
+std::vector<std::pair<State, State>> read_suite(const std::string& path, const std::optional<Board>& board) {
+  std::ifstream in(path);
+  if (!in) throw InputError("cannot read suite " + path);
+  std::vector<std::pair<State, State>> instances;
+  std::string line;
+  for (int no = 1; std::getline(in, line); ++no) {
+    line.erase(std::min(line.find('#'), line.size()));
+    std::istringstream words(line);
+    std::vector<std::string> toks;
+    for (std::string w; words >> w;) toks.push_back(w);
+    if (toks.empty()) continue;
+    auto join = [&](std::size_t a, std::size_t b) {
+      std::string j;
+      for (std::size_t k = a; k < b; ++k) j += toks[k] + " ";
+      return j;
+    };
+    try {
+      if (toks.size() % 2 != 0) throw InputError("expected a start and a goal of the same size");
+      const std::size_t half = toks.size() / 2;
+      const State start = parse_state(join(0, half), board);
+      instances.emplace_back(start, parse_state(join(half, toks.size()), start.board));
+    } catch (const InputError& e) {
+      throw InputError(path + ": line " + std::to_string(no) + ": " + e.what());
+    }
+  }
+  if (instances.empty()) throw InputError(path + ": no instances");
+  return instances;
+}
+
+}  // namespace
+
+int cmd_compare(Common& c, const std::string& start_arg, const LabFlags& f) {
+  std::vector<std::pair<State, State>> instances;
+  if (!f.suite.empty()) {
+    instances = read_suite(f.suite, board_option(c));
+  } else {
+    const std::string start_text = read_start(start_arg, c);
+    Problem p = read_problem(c, start_text);
+    instances.emplace_back(*p.start, p.goal);
+  }
+  const std::string default_list =
+      "bfs,bibfs,dfs,iddfs,greedy:manhattan,astar:misplaced,astar:manhattan,astar:linear-conflict,"
+      "astar:inversions,astar:misplaced-inversions,wastar:manhattan,idastar:manhattan";
+  const auto combos = search::parse_combos(f.algorithms.empty() ? default_list : f.algorithms);
+  search::SolveOptions base;
+  base.limits.max_seconds = f.max_seconds > 0 ? f.max_seconds : 10.0;
+  base.limits.max_nodes = f.max_nodes;
+  base.limits.max_bytes = default_memory_limit();
+  TableStore store = make_store(c);
+  std::vector<Row> rows;
+  for (const auto& [st, gl] : instances) {
+    std::optional<int> opt;
+    const DistanceTable* table = nullptr;
+    bool has_table = is_packed(st.board);
+    try {
+      if (has_table) DistanceTable::check_fits(st.board);
+    } catch (const ResourceError&) {
+      has_table = false;
+    }
+    if (has_table && solvable(st, gl)) {
+      table = &store.table(gl.board, gl.blank);
+      opt = table->distance(st, gl);
+    }
+    for (const auto& combo : combos) {
+      search::SolveOptions o = base;
+      o.table = table;
+      search::Solver solver(combo, gl, o);
+      rows.push_back({st.to_string() + " -> " + gl.to_string(), combo.name(), solver.run(st), opt});
+    }
+  }
+  auto length = [](const Row& r) {
+    return r.r.unreachable ? std::string("unreachable") : r.r.solved ? std::to_string(r.r.length())
+                                                          : r.r.stopped != search::Stop::None ? std::string("stopped")
+                                                                                               : std::string("none");
+  };
+  auto optimal = [](const Row& r) {
+    if (r.r.unreachable) return std::string("-");
+    if (!r.optimal || !r.r.solved) return std::string("?");
+    return std::string(r.r.length() == *r.optimal ? "yes" : "no");
+  };
+  if (c.json) {
+    json out = json::array();
+    for (const auto& r : rows)
+      out.push_back({{"instance", r.instance}, {"solver", r.solver},
+                     {"length", r.r.solved ? json(r.r.length()) : json(nullptr)},
+                     {"optimal_length", r.optimal ? json(*r.optimal) : json(nullptr)},
+                     {"optimal", r.optimal && r.r.solved ? json(r.r.length() == *r.optimal) : json(nullptr)},
+                     {"unreachable", r.r.unreachable},
+                     {"stopped", r.r.stopped == search::Stop::None ? json(nullptr) : json(search::stop_name(r.r.stopped))},
+                     {"expanded", r.r.expanded}, {"generated", r.r.generated}, {"peak_bytes", r.r.peak_bytes},
+                     {"seconds", r.r.seconds}});
+    std::puts(out.dump().c_str());
+    return kExitOk;
+  }
+  const std::vector<std::string> head{"instance", "solver", "length", "optimal", "expanded", "generated", "peak KiB", "seconds"};
+  std::vector<std::vector<std::string>> cells;
+  for (const auto& r : rows)
+    cells.push_back({r.instance, r.solver, length(r), optimal(r), std::to_string(r.r.expanded), std::to_string(r.r.generated),
+                     fixed(static_cast<double>(r.r.peak_bytes) / 1024.0, 1), fixed(r.r.seconds, 6)});
+  if (f.csv) {
+    auto quote = [](const std::string& v) { return v.find_first_of(",\"") == std::string::npos ? v : "\"" + v + "\""; };
+    for (std::size_t i = 0; i < head.size(); ++i) std::printf("%s%s", i ? "," : "", head[i].c_str());
+    std::puts("");
+    for (const auto& row : cells) {
+      for (std::size_t i = 0; i < row.size(); ++i) std::printf("%s%s", i ? "," : "", quote(row[i]).c_str());
+      std::puts("");
+    }
+    return kExitOk;
+  }
+  std::vector<std::size_t> width(head.size());
+  for (std::size_t i = 0; i < head.size(); ++i) width[i] = head[i].size();
+  for (const auto& row : cells)
+    for (std::size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], row[i].size());
+  auto print_row = [&](const std::vector<std::string>& row) {
+    std::string line = f.md ? "|" : "";
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      const bool right = i >= 2;
+      std::string cell = row[i];
+      const std::string pad(width[i] - cell.size(), ' ');
+      cell = right ? pad + cell : cell + pad;
+      line += f.md ? " " + cell + " |" : (i ? "  " : "") + cell;
+    }
+    std::puts(line.c_str());
+  };
+  print_row(head);
+  if (f.md) {
+    std::string sep = "|";
+    for (std::size_t i = 0; i < head.size(); ++i) sep += (i >= 2 ? " " + std::string(width[i] - 1, '-') + ": |" : " " + std::string(width[i], '-') + " |");
+    std::puts(sep.c_str());
+  }
+  for (const auto& row : cells) print_row(row);
+  return kExitOk;
+}
+
+}  // namespace tilespace::cli

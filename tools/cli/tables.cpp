@@ -1,0 +1,169 @@
+// `tilespace build`, `query` (one START, or --batch FILE) and `stats`: the exhaustive distance
+// tables.
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cli/commands.hpp"
+#include "cli/common.hpp"
+#include "tilespace/distance_table.hpp"
+#include "tilespace/errors.hpp"
+#include "tilespace/query.hpp"
+#include "tilespace/table_store.hpp"
+
+namespace tilespace::cli {
+
+using nlohmann::json;
+
+int cmd_build(Common& c, bool all_goals) {
+  Problem p = read_problem(c, "");
+  TableStore store = make_store(c);
+  const Board& b = p.goal.board;
+  std::vector<int> blanks;
+  if (all_goals) {
+    for (int cell = 0; cell < b.cells(); ++cell) blanks.push_back(cell);
+  } else {
+    blanks.push_back(p.goal.blank);
+  }
+  json out = json::array();
+  for (int blank : blanks) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const DistanceTable& t = store.build(b, blank);
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const auto path = store.path_for(b, blank).string();
+    if (c.json) {
+      out.push_back({{"file", path}, {"goal", tiles_json(t.goal())}, {"states", t.ranker().size()},
+                     {"radius", t.radius()}, {"seconds", secs}});
+    } else {
+      std::printf("built %s: %llu states, radius %d, %.2f s\n", path.c_str(),
+                  static_cast<unsigned long long>(t.ranker().size()), t.radius(), secs);
+    }
+  }
+  if (c.json) std::puts(out.dump().c_str());
+  return kExitOk;
+}
+
+int cmd_query(Common& c, const std::string& start_arg) {
+  const std::string start_text = resolve_start(start_arg, c);
+  if (start_text.empty()) throw InputError("query needs a START state or --batch FILE");
+  Problem p = read_problem(c, start_text);
+  TableStore store = make_store(c);
+  const State& s = *p.start;
+  std::optional<int> d;
+  if (solvable(s, p.goal)) d = store.table(p.goal.board, p.goal.blank).distance(s, p.goal);
+  if (c.json) {
+    json j{{"board", s.board.name()}, {"start", tiles_json(s)}, {"goal", tiles_json(p.goal)}, {"reachable", d.has_value()}};
+    j["length"] = d ? json(*d) : json(nullptr);
+    std::puts(j.dump().c_str());
+  } else if (c.lang == "zh") {
+    if (d) std::printf("最少移动%d步到达目标状态\n", *d);
+    else std::puts("目标状态不可达");
+  } else if (d) {
+    std::printf("%d\n", *d);
+  } else {
+    std::puts("unreachable");
+  }
+  return d ? kExitOk : kExitUnreachable;
+}
+
+int cmd_batch(Common& c, const std::string& file) {
+  Problem p = read_problem(c, "");
+  TableStore store = make_store(c);
+  std::FILE* in = file == "-" ? stdin : std::fopen(file.c_str(), "rb");
+  if (!in) throw InputError("cannot read " + file);
+  BatchOptions opt;
+  opt.goal = p.goal;
+  opt.json = c.json;
+  BatchStats total;
+  std::string buf, out;
+  std::vector<char> chunk(1 << 22);
+  const auto t0 = std::chrono::steady_clock::now();
+  for (bool eof = false; !eof;) {
+    const std::size_t got = std::fread(chunk.data(), 1, chunk.size(), in);
+    eof = got < chunk.size();
+    buf.append(chunk.data(), got);
+    const std::size_t cut = eof ? buf.size() : buf.rfind('\n') + 1;  // rfind npos+1 == 0: keep all
+    out.clear();
+    const BatchStats s = run_batch(store, std::string_view(buf).substr(0, cut), out, std::cerr, opt);
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    buf.erase(0, cut);
+    opt.first_line += s.lines;
+    total.answered += s.answered;
+    total.unreachable += s.unreachable;
+    total.errors += s.errors;
+  }
+  const bool read_error = std::ferror(in);
+  if (in != stdin) std::fclose(in);
+  if (read_error) throw InputError("error reading " + file);
+  if (c.progress || ::isatty(STDERR_FILENO)) {
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const auto n = total.answered + total.unreachable;
+    std::fprintf(stderr, "tilespace: %llu queries (%llu unreachable, %llu bad) in %.3f s\n",
+                 static_cast<unsigned long long>(n), static_cast<unsigned long long>(total.unreachable),
+                 static_cast<unsigned long long>(total.errors), secs);
+  }
+  return total.errors ? kExitInput : kExitOk;
+}
+
+int cmd_stats(Common& c, bool all_goals) {
+  Problem p = read_problem(c, "");
+  TableStore store = make_store(c);
+  const Board& b = p.goal.board;
+  const DistanceTable& t = store.table(b, p.goal.blank);
+  const auto& h = t.histogram();
+  const std::uint64_t states = t.ranker().size();
+  double sum = 0;
+  for (std::size_t d = 0; d < h.size(); ++d) sum += static_cast<double>(d) * static_cast<double>(h[d]);
+  const double mean = sum / static_cast<double>(states);
+  constexpr std::size_t kListed = 1000;
+  const auto far = t.farthest(p.goal, kListed);
+
+  int longest = -1;
+  json per_goal = json::array();
+  if (all_goals) {
+    for (int cell = 0; cell < b.cells(); ++cell) {
+      const DistanceTable& g = store.table(b, cell);
+      longest = std::max(longest, g.radius());
+      per_goal.push_back({{"blank", cell}, {"radius", g.radius()}, {"farthest_count", g.histogram().back()}});
+    }
+  }
+  if (c.json) {
+    json j{{"board", b.name()}, {"goal", tiles_json(p.goal)}, {"states", states}, {"radius", t.radius()},
+           {"histogram", h}, {"mean", mean}, {"farthest_count", h.back()}};
+    json f = json::array();
+    for (const auto& s : far) f.push_back(tiles_json(s));
+    j["farthest"] = f;
+    if (all_goals) {
+      j["longest"] = longest;
+      j["goals"] = per_goal;
+    }
+    std::puts(j.dump().c_str());
+    return kExitOk;
+  }
+  std::printf("board   %s\ngoal    %s\nstates  %llu\nradius  %d\nmean    %.4f\n", b.name().c_str(),
+              p.goal.to_string().c_str(), static_cast<unsigned long long>(states), t.radius(), mean);
+  std::printf("\ndepth  states\n");
+  for (std::size_t d = 0; d < h.size(); ++d) std::printf("%5zu  %llu\n", d, static_cast<unsigned long long>(h[d]));
+  std::printf("\nstates at the radius (%llu):\n", static_cast<unsigned long long>(h.back()));
+  constexpr std::size_t kShown = 20;
+  for (std::size_t i = 0; i < far.size() && i < kShown; ++i) std::printf("  %s\n", far[i].to_string().c_str());
+  if (h.back() > kShown) std::printf("  ... and %llu more (--json lists up to %zu)\n",
+                                     static_cast<unsigned long long>(h.back() - kShown), kListed);
+  if (all_goals) {
+    std::printf("\nradius by goal blank cell:");
+    for (const auto& g : per_goal) std::printf(" %d", g["radius"].get<int>());
+    std::printf("\nlongest optimal solution between any two states: %d\n", longest);
+  }
+  return kExitOk;
+}
+
+}  // namespace tilespace::cli
