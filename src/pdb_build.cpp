@@ -167,9 +167,13 @@ class Expander {
   void expand(std::uint64_t r, std::uint8_t regions) {
     const int k = ranker_.tiles();
     ranker_.unrank(r, pos_.data());
+    rank_ = r;
     CellMask occ = 0;
     for (int i = 0; i < k; ++i) {
-      occ |= CellMask{1} << pos_[i];
+      const CellMask bit = CellMask{1} << pos_[i];
+      before_[i] = occ;
+      digit_[i] = pos_[i] - std::popcount(occ & (bit - 1));
+      occ |= bit;
       tile_on_[pos_[i]] = static_cast<std::uint8_t>(i);
     }
     const CellMask free = grid_.all & ~occ;
@@ -200,9 +204,7 @@ class Expander {
       const int i = tile_on_[from];
       for (CellMask to = grid_.around(CellMask{1} << from) & region; to; to &= to - 1) {
         const int c = std::countr_zero(to);
-        pos_[i] = static_cast<std::uint8_t>(c);
-        const std::uint64_t r2 = ranker_.rank(pos_.data());
-        pos_[i] = static_cast<std::uint8_t>(from);
+        const std::uint64_t r2 = moved_rank(i, from, c, occ);
         const CellMask free2 = grid_.all & ~(occ ^ (CellMask{1} << from) ^ (CellMask{1} << c));
         const int blank_region = connected_ && connected(free2) ? 0
                            : labels_                      ? static_cast<int>((labels_[free2] >> (4 * from)) & 15)
@@ -210,6 +212,22 @@ class Expander {
         push(r2, static_cast<std::uint8_t>(1u << blank_region));
       }
     }
+  }
+
+  // The rank after pattern tile i moves from `from` to the free cell `to`, from the current rank:
+  // tile i's digit changes, and each later tile j standing between the two cells counts one more
+  // (or one fewer) earlier tile below it, so its digit moves by one. O(cells between), no re-rank.
+  std::uint64_t moved_rank(int i, int from, int to, CellMask occ) const noexcept {
+    const CellMask to_bit = CellMask{1} << to;
+    const int digit = to - std::popcount(before_[i] & (to_bit - 1));
+    std::int64_t delta = static_cast<std::int64_t>(digit - digit_[i]) * static_cast<std::int64_t>(ranker_.weight(i));
+    const int lo = std::min(from, to), hi = std::max(from, to);
+    const std::int64_t sign = from < to ? 1 : -1;
+    for (CellMask m = occ & ((CellMask{1} << hi) - 1) & ~((CellMask{2} << lo) - 1); m; m &= m - 1) {
+      const int j = tile_on_[std::countr_zero(m)];
+      if (j > i) delta += sign * static_cast<std::int64_t>(ranker_.weight(j));
+    }
+    return static_cast<std::uint64_t>(static_cast<std::int64_t>(rank_) + delta);
   }
 
   bool connected(CellMask free) const noexcept { return (connected_[free / 64] >> (free % 64)) & 1u; }
@@ -259,6 +277,9 @@ class Expander {
   std::uint8_t cur_, next_;
   std::vector<Deferred>& deferred_;
   std::array<std::uint8_t, kMaxPdbCells> pos_{}, tile_on_{};
+  std::uint64_t rank_ = 0;                        // of the placement being expanded
+  std::array<CellMask, kMaxPdbCells> before_{};   // cells of the tiles before tile i
+  std::array<int, kMaxPdbCells> digit_{};         // tile i's digit of rank_
   std::array<Target, kRing> ring_{};
   int head_ = 0, pending_ = 0;
 };
