@@ -38,17 +38,22 @@ std::optional<Board> board_option(const Common& c) {
   return b;
 }
 
+std::function<void(const LayerReport&)> layer_progress(const Common& c, const char* layer, const char* items) {
+  if (!c.progress && !::isatty(STDERR_FILENO)) return {};
+  return [layer, items](const LayerReport& r) {
+    std::fprintf(stderr, "  %s %3d  %13llu %s  %13llu total  %8.2f s\n", layer, r.depth,
+                 static_cast<unsigned long long>(r.states), items, static_cast<unsigned long long>(r.total), r.seconds);
+  };
+}
+
+void note_on_stderr(const std::string& s) { std::fprintf(stderr, "tilespace: %s\n", s.c_str()); }
+
 TableStore make_store(const Common& c) {
   StoreOptions o;
   o.dir = c.db;
   o.bfs.threads = c.threads;
-  if (c.progress || ::isatty(STDERR_FILENO)) {
-    o.bfs.on_layer = [](const LayerReport& r) {
-      std::fprintf(stderr, "  depth %3d  %13llu states  %13llu total  %8.2f s\n", r.depth,
-                   static_cast<unsigned long long>(r.states), static_cast<unsigned long long>(r.total), r.seconds);
-    };
-  }
-  o.note = [](const std::string& s) { std::fprintf(stderr, "tilespace: %s\n", s.c_str()); };
+  o.bfs.on_layer = layer_progress(c, "depth", "states");
+  o.note = note_on_stderr;
   return TableStore(std::move(o));
 }
 

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,6 +43,11 @@ void add_common(CLI::App* app, Common& c, bool goal = true, bool json_flag = tru
 std::optional<Board> board_option(const Common& c);
 
 // The distance-table store over --db, with --threads, BFS progress on stderr and notes.
+// Per-layer progress lines ("  depth   3  ... states ...") when stderr is a terminal or with
+// --progress; empty otherwise. `layer` and `items` must be string literals.
+std::function<void(const LayerReport&)> layer_progress(const Common& c, const char* layer, const char* items);
+// "tilespace: <s>" on stderr: the notices of the database stores.
+void note_on_stderr(const std::string& s);
 TableStore make_store(const Common& c);
 
 // Start (empty: none) and goal from `start_text` and --goal/--board/--blank; default goal 1..N-1 0.

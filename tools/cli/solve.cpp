@@ -52,13 +52,8 @@ pdb::PdbStore make_pdb_store(const Common& c) {
   pdb::PdbStoreOptions o;
   o.dir = c.db;
   o.build.threads = c.threads;
-  if (c.progress || ::isatty(STDERR_FILENO)) {
-    o.build.on_layer = [](const LayerReport& r) {
-      std::fprintf(stderr, "  cost %3d  %13llu placements  %13llu total  %8.2f s\n", r.depth,
-                   static_cast<unsigned long long>(r.states), static_cast<unsigned long long>(r.total), r.seconds);
-    };
-  }
-  o.note = [](const std::string& s) { std::fprintf(stderr, "tilespace: %s\n", s.c_str()); };
+  o.build.on_layer = layer_progress(c, "cost", "placements");
+  o.note = note_on_stderr;
   return pdb::PdbStore(std::move(o));
 }
 
