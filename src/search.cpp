@@ -73,24 +73,42 @@ Result solve(const State& start, const State& goal, const SolveOptions& o) {
     r.path = o.table->descend(start, goal);
     r.solved = !r.path.empty();
     r.expanded = r.path.empty() ? 0 : r.path.size() - 1;
-    r.generated = r.expanded * 4;
+    r.generated = 0;
+    // Each step looks at every neighbour's distance and moves to one a step closer.
+    std::uint32_t at = o.trace ? o.trace->root(start.packed(), o.table->distance(start, goal).value_or(0)) : Trace::kNone;
+    for (std::size_t i = 0; i + 1 < r.path.size(); ++i) {
+      const State& s = r.path[i];
+      const std::uint64_t next = r.path[i + 1].packed();
+      if (o.trace) o.trace->expand(at);
+      std::uint32_t chosen = Trace::kNone;
+      const auto& nb = d.board.neighbours(s.blank);
+      for (int k = 0; k < nb.count; ++k) {
+        ++r.generated;
+        if (!o.trace) continue;
+        const State n = s.moved(nb.cell[k]);
+        const std::uint32_t id = o.trace->node(n.packed(), at, static_cast<int>(i) + 1, o.table->distance(n, goal).value_or(0));
+        if (n.packed() == next) chosen = id;
+      }
+      at = chosen;
+    }
+    if (o.trace && r.solved) o.trace->solved_at(at);
     r.seconds = budget.elapsed();
   } else if (a == "bfs") {
-    r = breadth_first(d, start, o.limits);
+    r = breadth_first(d, start, o.limits, o.trace);
   } else if (a == "bibfs") {
-    r = bidirectional(d, start, o.limits);
+    r = bidirectional(d, start, o.limits, o.trace);
   } else if (a == "dfs") {
-    r = depth_limited(d, start, o.depth_limit, o.limits);
+    r = depth_limited(d, start, o.depth_limit, o.limits, o.trace);
   } else if (a == "iddfs") {
-    r = iterative_deepening(d, start, o.depth_limit, o.limits);
+    r = iterative_deepening(d, start, o.depth_limit, o.limits, o.trace);
   } else {
     const int w100 = static_cast<int>(std::lround(o.weight * 100));
     r = with_heuristic(d, o.heuristic, o.table, [&](const auto& hp) {
       const auto& h = *hp;
-      if (a == "greedy") return best_first(d, h, start, 0, 1, o.limits);
-      if (a == "astar") return best_first(d, h, start, 1, 1, o.limits);
-      if (a == "wastar") return best_first(d, h, start, 100, w100, o.limits);
-      return ida_star(d, h, start, o.limits);
+      if (a == "greedy") return best_first(d, h, start, 0, 1, o.limits, o.trace);
+      if (a == "astar") return best_first(d, h, start, 1, 1, o.limits, o.trace);
+      if (a == "wastar") return best_first(d, h, start, 100, w100, o.limits, o.trace);
+      return ida_star(d, h, start, o.limits, o.trace);
     });
   }
   fill_moves(r);

@@ -1,4 +1,4 @@
-// The `tilespace` command: build, query, stats, solve, verify, compare. A thin layer over the
+// The `tilespace` command: build, query, stats, solve, verify, compare, serve. A thin layer over the
 // library: this file registers the subcommands and their options and maps errors to the
 // documented exit codes (errors.hpp); the subcommands live in tools/cli/ (commands.hpp).
 #include <CLI/CLI.hpp>
@@ -65,12 +65,31 @@ int main(int argc, char** argv) {
   solve->add_flag("--animate", sf.animate, "Play the solution in the terminal, board by board");
   solve->add_option("--delay", sf.delay_ms, "Milliseconds between boards with --animate")->check(CLI::Range(0, 10000));
   solve->add_option("--lang", c.lang, "Messages in en or zh")->check(CLI::IsMember({"en", "zh"}));
+  solve->add_option("--trace", sf.trace,
+                    "Write the result and the search tree (the viewer's JSON: data, process, moves) to this file");
+  solve->add_option("--trace-limit", sf.trace_limit, "Nodes recorded by --trace (default 100000)")
+      ->check(CLI::Range(1, 10000000));
+
+  ServeFlags vf;
+  auto* serve = app.add_subcommand("serve", "HTTP query service and web viewer (API: tools/viewer/API.md)");
+  add_common(serve, c, false, false);
+  serve->add_option("--host", vf.host, "Address to listen on")->capture_default_str();
+  serve->add_option("--port", vf.port, "Port (0: any free port; the first stdout line tells)")->capture_default_str();
+  serve->add_option("--static", vf.static_dir, "Serve the viewer from this folder instead of the built-in copy");
+  serve->add_option("--workers", vf.workers, "Connections served at once")->capture_default_str();
+  serve->add_option("--max-solves", vf.max_solves, "Searches at once (0: one per core)")->capture_default_str();
+  serve->add_option("--max-nodes", vf.max_nodes, "Expansions per search request")->capture_default_str();
+  serve->add_option("--max-seconds", vf.max_seconds, "Seconds per search request")->capture_default_str();
+  serve->add_option("--max-memory", vf.max_memory, "Search memory per request, e.g. 512M")->capture_default_str();
+  serve->add_option("--trace-limit", vf.trace_limit, "Trace nodes per request")->capture_default_str();
+  serve->add_option("--max-request", vf.max_request, "Largest request body in bytes")->capture_default_str();
 
   if (argc > 1 && argv[1][0] != '-') {
     const std::string sub = argv[1];
-    if (sub != "build" && sub != "query" && sub != "stats" && sub != "solve" && sub != "verify" && sub != "compare") {
+    if (sub != "build" && sub != "query" && sub != "stats" && sub != "solve" && sub != "verify" && sub != "compare" &&
+        sub != "serve") {
       std::fprintf(stderr,
-                   "tilespace: error: unknown subcommand '%s' (build, query, stats, solve, verify, compare; see --help)\n",
+                   "tilespace: error: unknown subcommand '%s' (build, query, stats, solve, verify, compare, serve; see --help)\n",
                    sub.c_str());
       return kExitInput;
     }
@@ -120,6 +139,7 @@ int main(int argc, char** argv) {
     if (solve->parsed()) return cmd_solve(c, start, sf);
     if (verify->parsed()) return cmd_verify(c, lf);
     if (compare->parsed()) return cmd_compare(c, start, lf);
+    if (serve->parsed()) return cmd_serve(c, vf);
   } catch (const InputError& e) {
     std::fprintf(stderr, "tilespace: error: %s\n", e.what());
     return kExitInput;

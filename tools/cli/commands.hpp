@@ -11,7 +11,8 @@ namespace tilespace::cli {
 
 // Options of `solve` beyond the common ones.
 struct SolveFlags {
-  std::string algorithm, heuristic = "manhattan", max_memory, result, pattern, batch;
+  std::string algorithm, heuristic = "manhattan", max_memory, result, pattern, batch, trace;
+  std::size_t trace_limit = 100000;  // nodes recorded by --trace
   bool animate = false;
   int delay_ms = 400;
   double weight = 2.0, max_seconds = 0;
@@ -41,6 +42,19 @@ int cmd_stats(Common& c, bool all_goals);
 // solve.cpp
 // solve START (or --batch FILE): one instance, or many in parallel as JSON lines.
 int cmd_solve(Common& c, const std::string& start_arg, const SolveFlags& f);
+
+// serve.cpp: the HTTP service and the viewer.
+struct ServeFlags {
+  std::string host = "127.0.0.1", static_dir, max_memory = "1G";
+  int port = 8080;
+  int workers = 16;      // HTTP worker threads (connections served at once)
+  int max_solves = 0;    // searches at once (0: the number of cores)
+  std::uint64_t max_nodes = 5'000'000;  // per /api/solve, expansions
+  double max_seconds = 10;              // per /api/solve
+  std::size_t trace_limit = 20000;      // per /api/solve?trace=1, nodes
+  std::size_t max_request = 16384;      // bytes of a request body
+};
+int cmd_serve(Common& c, const ServeFlags& f);
 
 // lab.cpp
 // verify: check solvers against the exhaustive table on every (or a sample of) state.

@@ -15,6 +15,7 @@
 #include <system_error>
 #include <vector>
 
+#include "cli/report.hpp"
 #include "tilespace/errors.hpp"
 
 namespace tilespace::cli {
@@ -140,25 +141,12 @@ void print_board(const State& s, const Labels& labels) { std::fputs(board_text(s
 
 // Writes every board of the path to `file` (result.txt), atomically: temporary file, rename.
 void write_result(const std::string& file, const std::vector<State>& path, const Labels& labels) {
-  const std::string tmp = file + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp);
-    if (!out) throw InputError("cannot write " + file);
-    for (std::size_t i = 0; i < path.size(); ++i) {
-      if (i) out << "\n";
-      out << board_text(path[i], labels, "");
-    }
-    if (!out.flush()) {
-      std::filesystem::remove(tmp);
-      throw InputError("cannot write " + file);
-    }
+  std::string text;
+  for (std::size_t i = 0; i < path.size(); ++i) {
+    if (i) text += "\n";
+    text += board_text(path[i], labels, "");
   }
-  std::error_code ec;
-  std::filesystem::rename(tmp, file, ec);
-  if (ec) {
-    std::filesystem::remove(tmp);
-    throw InputError("cannot write " + file + ": " + ec.message());
-  }
+  write_file_atomic(file, text);
 }
 
 // Plays the path board by board: in place on a terminal, frame after frame otherwise.

@@ -23,6 +23,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
+#include "cli/report.hpp"
 #include "tilespace/distance_table.hpp"
 #include "tilespace/errors.hpp"
 #include "tilespace/pdb/solver.hpp"
@@ -80,18 +81,6 @@ void check_pdb_algorithm(const std::string& algorithm) {
 
 // ---- solve ----
 
-json result_json(const State& s, const State& goal, const std::string& algorithm, const std::string& heuristic,
-                 const search::Result& r) {
-  json j{{"board", s.board.name()}, {"start", tiles_json(s)}, {"goal", tiles_json(goal)},
-         {"algorithm", algorithm}, {"solvable", !r.unreachable}, {"moves", r.moves},
-         {"expanded", r.expanded}, {"generated", r.generated}, {"peak_open", r.peak_open},
-         {"closed", r.closed}, {"peak_bytes", r.peak_bytes}, {"seconds", r.seconds}};
-  j["heuristic"] = heuristic.empty() ? json(nullptr) : json(heuristic);
-  j["length"] = r.solved ? json(r.length()) : json(nullptr);
-  j["stopped"] = r.stopped == search::Stop::None ? json(nullptr) : json(search::stop_name(r.stopped));
-  return j;
-}
-
 int solve_exit(const search::Result& r) {
   if (r.unreachable) return kExitUnreachable;
   if (r.stopped != search::Stop::None) return kExitResource;
@@ -104,9 +93,7 @@ int report_solve(const Common& c, const Problem& p, const SolveFlags& f, const s
   const State& s = *p.start;
   if (c.json) {
     json j = result_json(s, p.goal, algorithm, heuristic, r);
-    json pj = json::array();
-    for (const auto& st : r.path) pj.push_back(tiles_json(st));
-    j["path"] = pj;
+    j["path"] = path_json(r);
     if (!p.labels.names.empty() && !p.labels.numeric()) j["labels"] = p.labels.names;
     std::puts(j.dump().c_str());
   } else if (r.unreachable) {
@@ -352,10 +339,14 @@ int cmd_solve_batch(Common& c, const SolveFlags& f) {
 int cmd_solve(Common& c, const std::string& start_arg, const SolveFlags& f) {
   if (!f.batch.empty()) {
     if (!start_arg.empty()) throw InputError("give either START or --batch FILE, not both");
+    if (!f.trace.empty()) throw InputError("--trace records one search: give START, not --batch");
     return cmd_solve_batch(c, f);
   }
   const std::string start_text = read_start(start_arg, c);
   Problem p = read_problem(c, start_text);
+  const bool pdb_search = is_pdb(f.heuristic) || !f.pattern.empty() || (!is_packed(p.start->board) && f.algorithm.empty());
+  if (pdb_search && !f.trace.empty())
+    throw InputError("--trace records the search algorithms on boards of up to 16 cells, not pattern-database searches");
   if (is_pdb(f.heuristic) || !f.pattern.empty()) return cmd_solve_pdb(c, p, f);
   if (!is_packed(p.start->board) && f.algorithm.empty()) {  // 5x5: only pattern databases can solve it
     SolveFlags g = f;
@@ -384,7 +375,27 @@ int cmd_solve(Common& c, const std::string& start_arg, const SolveFlags& f) {
   TableStore store = make_store(c);
   if (solvable(s, p.goal) && (o.algorithm == "table" || (alg->uses_heuristic && o.heuristic == "exact")))
     o.table = &store.table(p.goal.board, p.goal.blank);
+  std::optional<search::Trace> trace;
+  if (!f.trace.empty()) {
+    trace.emplace(f.trace_limit);
+    o.trace = &*trace;
+  }
   const search::Result r = search::solve(s, p.goal, o);
+  if (trace) {
+    json j = result_json(s, p.goal, o.algorithm, alg->uses_heuristic ? o.heuristic : "", r);
+    j["path"] = path_json(r);
+    // Exact distances along the path when the goal's table is at hand (built, or small to build).
+    const DistanceTable* t = o.table;
+    if (!t && solvable(s, p.goal) && s.board.cells() <= 10) t = &store.table(p.goal.board, p.goal.blank);
+    j["optimal_length"] = t ? json(t->distance(s, p.goal).value_or(-1)) : json(nullptr);
+    if (t) {
+      json rem = json::array();
+      for (const auto& st : r.path) rem.push_back(t->distance(st, p.goal).value_or(-1));
+      j["remaining"] = std::move(rem);
+    }
+    add_trace_json(j, *trace, s.board);
+    write_file_atomic(f.trace, j.dump());
+  }
   const bool optimal = alg->optimal && (!alg->uses_heuristic || search::find_heuristic(o.heuristic)->admissible);
   return report_solve(c, p, f, o.algorithm, alg->uses_heuristic ? o.heuristic : "", optimal, r, o.depth_limit);
 }

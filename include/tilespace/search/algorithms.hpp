@@ -1,6 +1,6 @@
 // The solvers, as templates over the heuristic (heuristics.hpp) so that the node loop has no
-// virtual call. All work on packed states of boards of at most 16 cells, honour Limits, and
-// fill the same Result. Preconditions: start and goal are on dom.board and solvable (the caller
+// virtual call. All work on packed states of boards of at most 16 cells, honour Limits, fill the
+// same Result, and record their search tree into a Trace when given one (trace.hpp). Preconditions: start and goal are on dom.board and solvable (the caller
 // answers unreachable pairs by parity, see solve.hpp).
 //
 //   breadth_first     optimal; goal test on generation; CLOSED = every generated state
@@ -19,6 +19,7 @@
 #include "tilespace/search/domain.hpp"
 #include "tilespace/search/node_map.hpp"
 #include "tilespace/search/result.hpp"
+#include "tilespace/search/trace.hpp"
 
 namespace tilespace::search {
 
@@ -42,29 +43,39 @@ class BreadthFirst {
  public:
   explicit BreadthFirst(const Domain& d) : d_(d) {}
 
-  Result run(const State& start, const Limits& limits) {
+  Result run(const State& start, const Limits& limits, Trace* tr = nullptr) {
     Result r;
     Budget budget(limits);
     nodes_.clear();
     seen_.clear();
     nodes_.push_back({start.packed(), NodeMap::kAbsent, 0, static_cast<std::uint8_t>(start.blank), 0});
     seen_.insert(start.packed(), 0);
+    if (tr) tid_.assign(1, tr->root(start.packed(), 0));
     r.generated = 1;
-    if (start.packed() == d_.goal_packed) detail::path_from(d_, nodes_, 0, r);
+    if (start.packed() == d_.goal_packed) {
+      detail::path_from(d_, nodes_, 0, r);
+      if (tr) tr->solved_at(tid_[0]);
+    }
     for (std::size_t head = 0; !r.solved && head < nodes_.size(); ++head) {
       r.peak_open = std::max<std::uint64_t>(r.peak_open, nodes_.size() - head);
       if (!budget.step(r, detail::store_bytes(nodes_, seen_))) break;
       ++r.expanded;
       const Node n = nodes_[head];
+      if (tr) tr->expand(tid_[head]);
       const auto& nb = d_.board.neighbours(n.blank);
       for (int k = 0; k < nb.count; ++k) {
         const std::uint64_t p = Domain::move(n.packed, n.blank, nb.cell[k]);
         ++r.generated;
         const auto idx = static_cast<std::uint32_t>(nodes_.size());
-        if (seen_.insert(p, idx) != idx) continue;
+        if (seen_.insert(p, idx) != idx) {
+          if (tr) tr->node(p, tid_[head], n.g + 1, 0, true);
+          continue;
+        }
         nodes_.push_back({p, static_cast<std::uint32_t>(head), static_cast<std::uint16_t>(n.g + 1), nb.cell[k], 0});
+        if (tr) tid_.push_back(tr->node(p, tid_[head], n.g + 1, 0));
         if (p == d_.goal_packed) {
           detail::path_from(d_, nodes_, idx, r);
+          if (tr) tr->solved_at(tid_[idx]);
           break;
         }
       }
@@ -78,19 +89,23 @@ class BreadthFirst {
   const Domain& d_;
   std::vector<Node> nodes_;
   NodeMap seen_;
+  std::vector<std::uint32_t> tid_;  // trace id of each node (only when tracing)
 };
 
-inline Result breadth_first(const Domain& d, const State& start, const Limits& limits) {
-  return BreadthFirst(d).run(start, limits);
+inline Result breadth_first(const Domain& d, const State& start, const Limits& limits, Trace* tr = nullptr) {
+  return BreadthFirst(d).run(start, limits, tr);
 }
 
-inline Result bidirectional(const Domain& d, const State& start, const Limits& limits) {
+// Traced as two trees (roots: the start, then the goal); the solution runs down the first to the
+// meeting state, then up the second.
+inline Result bidirectional(const Domain& d, const State& start, const Limits& limits, Trace* tr = nullptr) {
   Result r;
   Budget budget(limits);
   struct Side {
     std::vector<Node> nodes;
     NodeMap seen;
     std::size_t layer_begin = 0;
+    std::vector<std::uint32_t> tid;  // trace ids (only when tracing)
   };
   Side side[2];
   const std::uint64_t ends[2] = {start.packed(), d.goal_packed};
@@ -98,6 +113,7 @@ inline Result bidirectional(const Domain& d, const State& start, const Limits& l
   for (int s = 0; s < 2; ++s) {
     side[s].nodes.push_back({ends[s], NodeMap::kAbsent, 0, static_cast<std::uint8_t>(blanks[s]), 0});
     side[s].seen.insert(ends[s], 0);
+    if (tr) side[s].tid.push_back(tr->root(ends[s], 0));
   }
   r.generated = 2;
   std::uint32_t meet[2] = {NodeMap::kAbsent, NodeMap::kAbsent};
@@ -120,13 +136,18 @@ inline Result bidirectional(const Domain& d, const State& start, const Limits& l
       }
       ++r.expanded;
       const Node n = me.nodes[i];
+      if (tr) tr->expand(me.tid[i]);
       const auto& nb = d.board.neighbours(n.blank);
       for (int k = 0; k < nb.count; ++k) {
         const std::uint64_t p = Domain::move(n.packed, n.blank, nb.cell[k]);
         ++r.generated;
         const auto idx = static_cast<std::uint32_t>(me.nodes.size());
-        if (me.seen.insert(p, idx) != idx) continue;
+        if (me.seen.insert(p, idx) != idx) {
+          if (tr) tr->node(p, me.tid[i], n.g + 1, 0, true);
+          continue;
+        }
         me.nodes.push_back({p, static_cast<std::uint32_t>(i), static_cast<std::uint16_t>(n.g + 1), nb.cell[k], 0});
+        if (tr) me.tid.push_back(tr->node(p, me.tid[i], n.g + 1, 0));
         if (const auto j = other.seen.find(p); j != NodeMap::kAbsent) {
           const int total = n.g + 1 + other.nodes[j].g;
           if (best < 0 || total < best) {
@@ -148,6 +169,20 @@ inline Result bidirectional(const Domain& d, const State& start, const Limits& l
       half.path.push_back(d.state(side[1].nodes[i].packed));
     r.path = std::move(half.path);
     r.solved = true;
+    if (tr) {
+      std::vector<std::uint32_t> ids;
+      bool whole = true;
+      for (std::uint32_t i = meet[0]; i != NodeMap::kAbsent; i = side[0].nodes[i].parent) {
+        ids.push_back(side[0].tid[i]);
+        whole &= side[0].tid[i] != Trace::kNone;
+      }
+      std::reverse(ids.begin(), ids.end());
+      for (std::uint32_t i = side[1].nodes[meet[1]].parent; i != NodeMap::kAbsent; i = side[1].nodes[i].parent) {
+        ids.push_back(side[1].tid[i]);
+        whole &= side[1].tid[i] != Trace::kNone;
+      }
+      tr->set_solution(whole ? std::move(ids) : std::vector<std::uint32_t>{});
+    }
   }
   r.closed = side[0].seen.size() + side[1].seen.size();
   r.seconds = budget.elapsed();
@@ -159,22 +194,30 @@ namespace detail {
 // Depth-first search below `path.back()` to `limit` moves; cycle check on the current path.
 // Returns true when the goal is found (path then ends with it), false otherwise; sets
 // r.stopped when a limit is hit.
-inline bool dfs(const Domain& d, std::vector<std::uint64_t>& path, int blank, int limit, Result& r, Budget& budget) {
+// `tr`/`tid`: the trace and this node's id in it (may be null / kNone).
+inline bool dfs(const Domain& d, std::vector<std::uint64_t>& path, int blank, int limit, Result& r, Budget& budget,
+                Trace* tr, std::uint32_t tid) {
   const std::uint64_t p = path.back();
-  if (p == d.goal_packed) return true;
+  if (p == d.goal_packed) {
+    if (tr) tr->solved_at(tid);
+    return true;
+  }
   if (static_cast<int>(path.size()) - 1 >= limit) return false;
   if (!budget.step(r, path.capacity() * sizeof(std::uint64_t))) return false;
   ++r.expanded;
+  if (tr) tr->expand(tid);
+  const int g = static_cast<int>(path.size());  // of the children
   const auto& nb = d.board.neighbours(blank);
   for (int k = 0; k < nb.count; ++k) {
     const std::uint64_t q = Domain::move(p, blank, nb.cell[k]);
     ++r.generated;
     bool on_path = false;  // no early exit: the compiler vectorises the scan
     for (const std::uint64_t x : path) on_path |= x == q;
+    const std::uint32_t cid = tr ? tr->node(q, tid, g, 0, on_path) : Trace::kNone;
     if (on_path) continue;
     path.push_back(q);
     r.peak_open = std::max<std::uint64_t>(r.peak_open, path.size());
-    if (dfs(d, path, nb.cell[k], limit, r, budget)) return true;
+    if (dfs(d, path, nb.cell[k], limit, r, budget, tr, cid)) return true;
     path.pop_back();
     if (r.stopped != Stop::None) return false;
   }
@@ -188,18 +231,21 @@ inline void finish_dfs(const Domain& d, const std::vector<std::uint64_t>& path, 
 
 }  // namespace detail
 
-inline Result depth_limited(const Domain& d, const State& start, int limit, const Limits& limits) {
+inline Result depth_limited(const Domain& d, const State& start, int limit, const Limits& limits,
+                            Trace* tr = nullptr) {
   Result r;
   Budget budget(limits);
   std::vector<std::uint64_t> path{start.packed()};
   path.reserve(static_cast<std::size_t>(limit) + 1);
   r.generated = 1;
-  if (detail::dfs(d, path, start.blank, limit, r, budget)) detail::finish_dfs(d, path, r);
+  const std::uint32_t root = tr ? tr->root(start.packed(), 0) : Trace::kNone;
+  if (detail::dfs(d, path, start.blank, limit, r, budget, tr, root)) detail::finish_dfs(d, path, r);
   r.seconds = budget.elapsed();
   return r;
 }
 
-inline Result iterative_deepening(const Domain& d, const State& start, int max_limit, const Limits& limits) {
+inline Result iterative_deepening(const Domain& d, const State& start, int max_limit, const Limits& limits,
+                                  Trace* tr = nullptr) {
   Result r;
   Budget budget(limits);
   std::vector<std::uint64_t> path;
@@ -207,7 +253,9 @@ inline Result iterative_deepening(const Domain& d, const State& start, int max_l
   r.generated = 1;
   for (int limit = 0; limit <= max_limit && r.stopped == Stop::None; ++limit) {
     path.assign(1, start.packed());
-    if (detail::dfs(d, path, start.blank, limit, r, budget)) {
+    if (tr && limit > 0) tr->next_iteration();
+    const std::uint32_t root = tr ? tr->root(start.packed(), 0) : Trace::kNone;
+    if (detail::dfs(d, path, start.blank, limit, r, budget, tr, root)) {
       detail::finish_dfs(d, path, r);
       break;
     }
@@ -224,7 +272,7 @@ class BestFirst {
  public:
   BestFirst(const Domain& d, const H& h, int wg, int wh) : d_(d), h_(h), wg_(wg), wh_(wh) {}
 
-  Result run(const State& start, const Limits& limits) {
+  Result run(const State& start, const Limits& limits, Trace* tr = nullptr) {
     Result r;
     Budget budget(limits);
     nodes_.clear();
@@ -237,6 +285,7 @@ class BestFirst {
     nodes_.push_back({s, NodeMap::kAbsent, 0, static_cast<std::uint8_t>(start.blank), 0});
     hval_.push_back(static_cast<std::uint32_t>(h_.eval(s, start.blank)));
     seen_.insert(s, 0);
+    if (tr) tid_.assign(1, tr->root(s, static_cast<int>(hval_[0])));
     min_key_ = key(0);
     push(0);
     r.generated = 1;
@@ -249,6 +298,7 @@ class BestFirst {
       if (n.closed || n.g != e.g) continue;  // stale entry
       if (n.packed == d_.goal_packed) {
         detail::path_from(d_, nodes_, e.node, r);
+        if (tr) tr->solved_at(tid_[e.node]);
         break;
       }
       peak_open_bytes = std::max(peak_open_bytes, open_size_ * sizeof(Entry));
@@ -259,6 +309,8 @@ class BestFirst {
       const Node cur = n;
       const int hcur = static_cast<int>(hval_[e.node]);
       const int back = cur.parent != NodeMap::kAbsent ? nodes_[cur.parent].blank : -1;
+      const std::uint32_t tcur = tr ? tid_[e.node] : Trace::kNone;
+      if (tr) tr->expand(tcur);
       const auto& nb = d_.board.neighbours(cur.blank);
       for (int k = 0; k < nb.count; ++k) {
         const int to = nb.cell[k];
@@ -272,12 +324,16 @@ class BestFirst {
           nodes_.push_back({p, e.node, g, static_cast<std::uint8_t>(to), 0});
           const int tile = Domain::tile_at(cur.packed, to);
           hval_.push_back(static_cast<std::uint32_t>(h_.update(hcur, p, to, tile, to, cur.blank)));
+          if (tr) tid_.push_back(tr->node(p, tcur, g, static_cast<int>(hval_.back())));
           push(idx);
         } else if (wg_ > 0 && g < nodes_[at].g) {  // a cheaper path: (re)open it
           nodes_[at].g = g;
           nodes_[at].parent = e.node;
           nodes_[at].closed = 0;
+          if (tr) tid_[at] = tr->node(p, tcur, g, static_cast<int>(hval_[at]));
           push(at);
+        } else if (tr) {
+          tr->node(p, tcur, g, static_cast<int>(hval_[at]), true);
         }
       }
       r.peak_open = std::max<std::uint64_t>(r.peak_open, open_size_);
@@ -312,6 +368,7 @@ class BestFirst {
   int wg_, wh_;
   std::vector<Node> nodes_;
   std::vector<std::uint32_t> hval_;
+  std::vector<std::uint32_t> tid_;  // trace id of each node's latest generation (only when tracing)
   NodeMap seen_;
   std::vector<std::vector<Entry>> buckets_;
   std::size_t open_size_ = 0;
@@ -319,8 +376,9 @@ class BestFirst {
 };
 
 template <class H>
-Result best_first(const Domain& d, const H& h, const State& start, int wg, int wh, const Limits& limits) {
-  return BestFirst<H>(d, h, wg, wh).run(start, limits);
+Result best_first(const Domain& d, const H& h, const State& start, int wg, int wh, const Limits& limits,
+                  Trace* tr = nullptr) {
+  return BestFirst<H>(d, h, wg, wh).run(start, limits, tr);
 }
 
 namespace detail {
@@ -334,6 +392,7 @@ struct IdaStar {
   const H& h;
   Result& r;
   Budget& budget;
+  Trace* tr;                         // null unless tracing
   std::vector<std::uint8_t> blanks;  // blanks[k]: the blank's cell after k moves
   int bound = 0;
   int next_bound = 0;
@@ -341,13 +400,17 @@ struct IdaStar {
   bool stop = false;
 
   // Returns true when the goal is found below `p` (blanks then holds the whole path).
-  bool search(std::uint64_t p, int blank, int prev_blank, int g, int hv) {
+  // `tid`: this node's trace id (kNone when not tracing).
+  bool search(std::uint64_t p, int blank, int prev_blank, int g, int hv, std::uint32_t tid) {
     const int f = g + hv;
     if (f > bound) {
       next_bound = std::min(next_bound, f);
       return false;
     }
-    if (p == d.goal_packed) return true;
+    if (p == d.goal_packed) {
+      if (tr) tr->solved_at(tid);
+      return true;
+    }
     if ((++expanded & 4095) == 0) {
       r.expanded = expanded;
       if (!budget.step(r, blanks.capacity())) {
@@ -355,6 +418,7 @@ struct IdaStar {
         return false;
       }
     }
+    if (tr) tr->expand(tid);
     const auto& nb = d.board.neighbours(blank);
     for (int k = 0; k < nb.count; ++k) {
       const int to = nb.cell[k];
@@ -363,7 +427,9 @@ struct IdaStar {
       const std::uint64_t q = Domain::move(p, blank, to);
       ++generated;
       blanks[static_cast<std::size_t>(g) + 1] = static_cast<std::uint8_t>(to);
-      if (search(q, to, blank, g + 1, h.update(hv, q, to, tile, to, blank))) return true;
+      const int hq = h.update(hv, q, to, tile, to, blank);
+      const std::uint32_t cid = tr ? tr->node(q, tid, g + 1, hq) : Trace::kNone;
+      if (search(q, to, blank, g + 1, hq, cid)) return true;
       if (stop) return false;
     }
     return false;
@@ -373,10 +439,10 @@ struct IdaStar {
 }  // namespace detail
 
 template <class H>
-Result ida_star(const Domain& d, const H& h, const State& start, const Limits& limits) {
+Result ida_star(const Domain& d, const H& h, const State& start, const Limits& limits, Trace* tr = nullptr) {
   Result r;
   Budget budget(limits);
-  detail::IdaStar<H> ida{d, h, r, budget, {}, 0, 0};
+  detail::IdaStar<H> ida{d, h, r, budget, tr, {}, 0, 0};
   const std::uint64_t s = start.packed();
   const int h0 = h.eval(s, start.blank);
   ida.bound = h0;
@@ -385,7 +451,9 @@ Result ida_star(const Domain& d, const H& h, const State& start, const Limits& l
     ida.blanks.assign(static_cast<std::size_t>(ida.bound) + 2, 0);
     ida.blanks[0] = static_cast<std::uint8_t>(start.blank);
     ida.next_bound = kNoBound;
-    if (ida.search(s, start.blank, -1, 0, h0)) {
+    if (tr && ida.bound > h0) tr->next_iteration();
+    const std::uint32_t root = tr ? tr->root(s, h0) : Trace::kNone;
+    if (ida.search(s, start.blank, -1, 0, h0, root)) {
       State cur = start;
       r.path.push_back(cur);
       // The path length is the bound at which the goal was met (every step had f <= bound).

@@ -8,6 +8,7 @@
 
 #include "tilespace/distance_table.hpp"
 #include "tilespace/search/result.hpp"
+#include "tilespace/search/trace.hpp"
 
 namespace tilespace::search {
 
@@ -27,6 +28,7 @@ struct SolveOptions {
   int depth_limit = 50;   // dfs: the limit; iddfs: the largest limit tried
   Limits limits;
   const DistanceTable* table = nullptr;  // for "table" and the "exact" heuristic: the goal's table
+  Trace* trace = nullptr;  // records the search tree when set (trace.hpp); "table" records its descent
 };
 
 // Solves start -> goal. Unreachable pairs are answered by parity without search

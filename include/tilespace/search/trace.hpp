@@ -1,0 +1,90 @@
+// The search tree of one run, recorded node by node for the viewer (`solve --trace`, the HTTP
+// /api/solve?trace=1): every generated node (state, parent, g, h) in generation order, and every
+// expansion (the expanded node and the ids of the children it generated, which are contiguous).
+//
+// A search records into a Trace only when handed one (SolveOptions::trace); untraced runs pay one
+// predictable null-pointer test per generated node. The recording stops for good at `limit` nodes
+// (truncated), so a trace never grows past what the caller allowed; the search itself goes on.
+// Iterative algorithms (iddfs, idastar) start every iteration from a new root node and number
+// their expansions by iteration. Tree nodes are not states: a state reached twice is two nodes,
+// and a child discarded as already seen is recorded with `dup` set and never expanded.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "tilespace/board.hpp"
+
+namespace tilespace::search {
+
+class Trace {
+ public:
+  static constexpr std::uint32_t kNone = ~std::uint32_t{0};
+
+  struct Node {
+    std::uint64_t packed;
+    std::uint32_t parent;  // kNone for a root
+    std::uint16_t g, h;
+    bool dup;
+  };
+  struct Expansion {
+    std::uint32_t parent;       // the expanded node
+    std::uint32_t first_child;  // children are first_child .. first_child + children - 1
+    std::uint32_t children;
+    std::uint32_t iteration;
+  };
+
+  explicit Trace(std::size_t limit) : limit_(limit) {}
+
+  // A generated node; returns its id, or kNone once the trace is full (it then stays full).
+  std::uint32_t node(std::uint64_t packed, std::uint32_t parent, int g, int h, bool dup = false) {
+    if (truncated_) return kNone;
+    if (nodes_.size() >= limit_) {
+      truncated_ = true;
+      return kNone;
+    }
+    nodes_.push_back({packed, parent, static_cast<std::uint16_t>(g), static_cast<std::uint16_t>(h < 0 ? 0 : h), dup});
+    if (open_) ++expansions_.back().children;
+    return static_cast<std::uint32_t>(nodes_.size() - 1);
+  }
+  // A new root (the start of a search or of an iteration); kNone once full.
+  std::uint32_t root(std::uint64_t packed, int h) {
+    open_ = false;
+    return node(packed, kNone, 0, h);
+  }
+  // The expansion of node `parent`: the nodes recorded until the next expand() or root() are its
+  // children. Nothing is recorded for an unknown parent or once the trace is full.
+  void expand(std::uint32_t parent) {
+    open_ = false;
+    if (truncated_ || parent == kNone) return;
+    expansions_.push_back({parent, static_cast<std::uint32_t>(nodes_.size()), 0, iteration_});
+    open_ = true;
+  }
+  void next_iteration() { ++iteration_; }
+  // The solution path: from the goal's node up its parents to the root (kNone: no solution).
+  void solved_at(std::uint32_t goal_node) {
+    solution_.clear();
+    if (truncated_ || goal_node == kNone) return;
+    for (std::uint32_t i = goal_node; i != kNone; i = nodes_[i].parent) solution_.push_back(i);
+    std::vector<std::uint32_t>(solution_.rbegin(), solution_.rend()).swap(solution_);
+  }
+  // A solution given as ids in order (bidirectional search joins two trees).
+  void set_solution(std::vector<std::uint32_t> ids) { solution_ = truncated_ ? std::vector<std::uint32_t>{} : std::move(ids); }
+
+  const std::vector<Node>& nodes() const noexcept { return nodes_; }
+  const std::vector<Expansion>& expansions() const noexcept { return expansions_; }
+  const std::vector<std::uint32_t>& solution() const noexcept { return solution_; }
+  bool truncated() const noexcept { return truncated_; }
+  std::size_t limit() const noexcept { return limit_; }
+  std::uint32_t iteration() const noexcept { return iteration_; }
+
+ private:
+  std::size_t limit_;
+  std::vector<Node> nodes_;
+  std::vector<Expansion> expansions_;
+  std::vector<std::uint32_t> solution_;
+  std::uint32_t iteration_ = 0;
+  bool truncated_ = false, open_ = false;
+};
+
+}  // namespace tilespace::search

@@ -1,0 +1,22 @@
+// The viewer's files (tools/viewer/static/* and d3's dist/d3.min.js), embedded in the binary at
+// build time by CMake (cmake/viewer_assets.cmake writes viewer_assets.cpp with .incbin), so that
+// `tilespace serve` needs no files beside it.
+#pragma once
+
+#include <span>
+#include <string_view>
+
+namespace tilespace::cli {
+
+struct Asset {
+  const char* path;  // URL path, e.g. "/index.html", "/vendor/d3.min.js"
+  const unsigned char* begin;
+  const unsigned char* end;
+  std::string_view body() const {
+    return {reinterpret_cast<const char*>(begin), static_cast<std::size_t>(end - begin)};
+  }
+};
+
+std::span<const Asset> viewer_assets();
+
+}  // namespace tilespace::cli

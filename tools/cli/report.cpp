@@ -1,0 +1,78 @@
+#include "cli/report.hpp"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <system_error>
+
+#include "cli/common.hpp"
+#include "tilespace/errors.hpp"
+
+namespace tilespace::cli {
+
+using nlohmann::json;
+
+json result_json(const State& s, const State& goal, const std::string& algorithm, const std::string& heuristic,
+                 const search::Result& r) {
+  json j{{"board", s.board.name()}, {"start", tiles_json(s)}, {"goal", tiles_json(goal)},
+         {"algorithm", algorithm}, {"solvable", !r.unreachable}, {"moves", r.moves},
+         {"expanded", r.expanded}, {"generated", r.generated}, {"peak_open", r.peak_open},
+         {"closed", r.closed}, {"peak_bytes", r.peak_bytes}, {"seconds", r.seconds}};
+  j["heuristic"] = heuristic.empty() ? json(nullptr) : json(heuristic);
+  j["length"] = r.solved ? json(r.length()) : json(nullptr);
+  j["stopped"] = r.stopped == search::Stop::None ? json(nullptr) : json(search::stop_name(r.stopped));
+  return j;
+}
+
+json path_json(const search::Result& r) {
+  json pj = json::array();
+  for (const auto& st : r.path) pj.push_back(tiles_json(st));
+  return pj;
+}
+
+void add_trace_json(json& j, const search::Trace& t, const Board& board) {
+  const auto& nodes = t.nodes();
+  json data = json::array();
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const auto& n = nodes[i];
+    json node{{"id", i}, {"state", tiles_json(State::unpack(board, n.packed))}, {"g", n.g}, {"h", n.h},
+              {"f", n.g + n.h}};
+    node["parent"] = n.parent == search::Trace::kNone ? json(nullptr) : json(n.parent);
+    if (n.dup) node["dup"] = true;
+    data.push_back(std::move(node));
+  }
+  json process = json::array();
+  for (const auto& e : t.expansions()) {
+    json kids = json::array();
+    for (std::uint32_t k = 0; k < e.children; ++k) kids.push_back(e.first_child + k);
+    process.push_back({{"parent", e.parent}, {"children", std::move(kids)}, {"iteration", e.iteration}});
+  }
+  j["data"] = std::move(data);
+  j["process"] = std::move(process);
+  j["solution"] = t.solution();
+  j["trace_truncated"] = t.truncated();
+  j["trace_limit"] = t.limit();
+}
+
+void write_file_atomic(const std::string& file, const std::string& text) {
+  const std::string tmp = file + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    if (!out) throw InputError("cannot write " + file);
+    out << text;
+    if (!out.flush()) {
+      out.close();
+      std::filesystem::remove(tmp);
+      throw InputError("cannot write " + file);
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, file, ec);
+  if (ec) {
+    std::filesystem::remove(tmp);
+    throw InputError("cannot write " + file + ": " + ec.message());
+  }
+}
+
+}  // namespace tilespace::cli

@@ -1,0 +1,32 @@
+// JSON shapes shared by `solve --json`, `solve --trace` and the HTTP service (serve.cpp): one
+// solve result, and the search tree of a traced run in the viewer's shape (data/process/moves).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+#include "tilespace/search/result.hpp"
+#include "tilespace/search/trace.hpp"
+#include "tilespace/state.hpp"
+
+namespace tilespace::cli {
+
+// board, start, goal, algorithm, heuristic (null for uninformed ones), solvable, length (null
+// unless solved), moves (U/D/L/R: where the blank went), expanded, generated, peak_open, closed,
+// peak_bytes, seconds, stopped (null or the limit's name).
+nlohmann::json result_json(const State& start, const State& goal, const std::string& algorithm,
+                           const std::string& heuristic, const search::Result& r);
+
+// The path as a list of states (start .. goal).
+nlohmann::json path_json(const search::Result& r);
+
+// Adds the trace to `j`: data [{id, state, g, h, f, parent, dup?}], process [{parent, children,
+// iteration}], solution [ids], trace_truncated, trace_limit.
+void add_trace_json(nlohmann::json& j, const search::Trace& t, const Board& board);
+
+// Writes `text` to `file` atomically (a temporary file in the same folder, then a rename);
+// InputError naming the file if it cannot be written.
+void write_file_atomic(const std::string& file, const std::string& text);
+
+}  // namespace tilespace::cli

@@ -1,0 +1,510 @@
+// `tilespace serve`: the HTTP query service and the web viewer (tools/viewer/, API in
+// tools/viewer/API.md). Tables are loaded (or, for small boards, built) once and shared by every
+// request; searches run under a per-request node, time and memory budget and at most
+// --max-solves at once. Every handler turns bad input into HTTP 400 with a JSON error naming the
+// parameter; no request can end the process.
+#include <httplib.h>
+#include <pthread.h>
+#include <signal.h>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <charconv>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <semaphore>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "cli/assets.hpp"
+#include "cli/commands.hpp"
+#include "cli/common.hpp"
+#include "cli/report.hpp"
+#include "tilespace/distance_table.hpp"
+#include "tilespace/errors.hpp"
+#include "tilespace/search/heuristics.hpp"
+#include "tilespace/search/solve.hpp"
+#include "tilespace/table_store.hpp"
+
+namespace tilespace::cli {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr int kBuildOnDemandCells = 10;  // tables of boards this small are built when first asked for
+
+// A request the service refuses: HTTP status, message, and the parameter at fault (may be empty).
+struct HttpError : std::runtime_error {
+  int status;
+  std::string param;
+  HttpError(int st, std::string p, const std::string& msg) : std::runtime_error(msg), status(st), param(std::move(p)) {}
+};
+HttpError bad(const std::string& param, const std::string& msg) { return HttpError(400, param, msg); }
+
+// The query parameters of one request, checked against the names an endpoint accepts.
+class Params {
+ public:
+  Params(const httplib::Request& req, std::initializer_list<std::string_view> allowed) : req_(req) {
+    for (const auto& [k, v] : req.params) {
+      if (std::find(allowed.begin(), allowed.end(), k) == allowed.end()) {
+        std::string names;
+        for (auto a : allowed) {
+          if (!names.empty()) names += ", ";
+          names += a;
+        }
+        throw bad(k, "unknown parameter '" + k + "' (this endpoint takes " + names + ")");
+      }
+      if (req.params.count(k) > 1) throw bad(k, "parameter '" + k + "' given more than once");
+    }
+  }
+  std::optional<std::string> get(const std::string& name) const {
+    const auto it = req_.params.find(name);
+    if (it == req_.params.end()) return std::nullopt;
+    return it->second;
+  }
+  std::uint64_t count(const std::string& name, std::uint64_t fallback, std::uint64_t lo, std::uint64_t hi) const {
+    const auto v = get(name);
+    if (!v) return fallback;
+    std::uint64_t x = 0;
+    const auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), x);
+    if (ec != std::errc() || end != v->data() + v->size() || x < lo || x > hi)
+      throw bad(name, name + " must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) +
+                          ", not '" + *v + "'");
+    return x;
+  }
+  double number(const std::string& name, double fallback, double lo, double hi) const {
+    const auto v = get(name);
+    if (!v) return fallback;
+    double x = 0;
+    const auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), x);
+    if (ec != std::errc() || end != v->data() + v->size() || !(x >= lo && x <= hi)) {
+      std::ostringstream m;
+      m << name << " must be a number from " << lo << " to " << hi << ", not '" << *v << "'";
+      throw bad(name, m.str());
+    }
+    return x;
+  }
+  bool flag(const std::string& name) const {
+    const auto v = get(name);
+    if (!v || *v == "0" || *v == "false") return false;
+    if (v->empty() || *v == "1" || *v == "true") return true;
+    throw bad(name, name + " must be 0 or 1, not '" + *v + "'");
+  }
+
+ private:
+  const httplib::Request& req_;
+};
+
+// A library message in the HTTP service's words ("--board WxH" -> "board=WxH").
+std::string http_words(std::string m) {
+  for (std::size_t at; (at = m.find("--board")) != std::string::npos;) m.replace(at, 7, "board=");
+  for (std::size_t at; (at = m.find("board= WxH")) != std::string::npos;) m.replace(at, 10, "board=WxH");
+  return m;
+}
+
+struct Pair {
+  std::optional<State> start;
+  State goal;
+};
+
+// board, start (if `need_start`) and goal from the parameters; 400 naming the one at fault.
+Pair parse_pair(const Params& p, bool need_start) {
+  std::optional<Board> board;
+  if (const auto b = p.get("board")) {
+    board = Board::parse(*b);
+    if (!board)
+      throw bad("board", "bad board '" + *b + "': expected WxH with 2 <= W, H and W*H <= " + std::to_string(kMaxBoardCells));
+  }
+  Pair r;
+  if (need_start) {
+    const auto s = p.get("start");
+    if (!s || s->find_first_not_of(" ,+\t") == std::string::npos) throw bad("start", "start is required");
+    try {
+      r.start = parse_state(*s, board);
+    } catch (const InputError& e) {
+      throw bad("start", http_words(std::string("start: ") + e.what()));
+    }
+    board = r.start->board;
+  }
+  const auto g = p.get("goal");
+  if (g && g->find_first_not_of(" ,+\t") != std::string::npos) {
+    try {
+      r.goal = parse_state(*g, board);
+    } catch (const InputError& e) {
+      throw bad("goal", http_words(std::string("goal: ") + e.what()));
+    }
+  } else {
+    const Board b = board.value_or(Board(3, 3));
+    r.goal = canonical_goal(b, b.cells() - 1);
+  }
+  return r;
+}
+
+std::string goal_text(const State& g) {
+  std::string t;
+  for (int i = 0; i < g.cells(); ++i) {
+    if (i) t += ' ';
+    t += std::to_string(g.tiles[i]);
+  }
+  return t;
+}
+
+class Service {
+ public:
+  Service(const Common& c, const ServeFlags& f)
+      : flags_(f),
+        store_(make_store(c)),
+        solves_(f.max_solves > 0 ? f.max_solves : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))),
+        max_bytes_(parse_bytes(f.max_memory)) {}
+
+  // The table for goals on `b` with the blank on `blank`: from memory or disk, built when small;
+  // null when the board cannot have one or its file was never built.
+  const DistanceTable* table(const Board& b, int blank) {
+    if (!is_packed(b)) return nullptr;
+    try {
+      DistanceTable::check_fits(b);
+    } catch (const ResourceError&) {
+      return nullptr;
+    }
+    std::lock_guard lock(store_mu_);
+    std::error_code ec;
+    if (b.cells() > kBuildOnDemandCells && !std::filesystem::exists(store_.path_for(b, blank), ec)) return nullptr;
+    return &store_.table(b, blank);
+  }
+  const DistanceTable& need_table(const State& goal) {
+    if (const DistanceTable* t = table(goal.board, goal.blank)) return *t;
+    throw HttpError(404, "board",
+                    "no distance table for " + goal.board.name() + " with this goal" +
+                        (is_packed(goal.board) ? "; build it with: tilespace build --board " + goal.board.name() +
+                                                     " --goal '" + goal_text(goal) + "'"
+                                               : " (boards over 16 cells have none)"));
+  }
+
+  json info() const {
+    json algs = json::array(), heus = json::array();
+    for (const auto& a : search::algorithm_catalog())
+      algs.push_back({{"name", a.name}, {"optimal", a.optimal}, {"uses_heuristic", a.uses_heuristic},
+                      {"description", a.description}});
+    for (const auto& h : search::heuristic_catalog())
+      heus.push_back({{"name", h.name}, {"admissible", h.admissible}, {"description", h.description}});
+    return {{"version", "0.1.0"},
+            {"algorithms", algs},
+            {"heuristics", heus},
+            {"limits",
+             {{"max_nodes", flags_.max_nodes}, {"max_seconds", flags_.max_seconds}, {"trace_limit", flags_.trace_limit},
+              {"max_memory", max_bytes_}, {"max_solves", solves_max()}}}};
+  }
+
+  json query(const httplib::Request& req) {
+    const Params p(req, {"start", "goal", "board"});
+    const Pair pr = parse_pair(p, true);
+    const State& s = *pr.start;
+    const DistanceTable& t = need_table(pr.goal);
+    json j{{"board", s.board.name()}, {"start", tiles_json(s)}, {"goal", tiles_json(pr.goal)}};
+    if (solvable(s, pr.goal)) {
+      j["reachable"] = true;
+      j["length"] = t.distance(s, pr.goal).value_or(-1);
+    } else {
+      j["reachable"] = false;
+      j["length"] = nullptr;
+    }
+    return j;
+  }
+
+  json solve(const httplib::Request& req) {
+    const Params p(req, {"start", "goal", "board", "algorithm", "heuristic", "trace", "weight", "depth_limit",
+                         "max_nodes", "max_seconds", "trace_limit"});
+    const Pair pr = parse_pair(p, true);
+    const State& s = *pr.start;
+    if (!is_packed(s.board))
+      throw bad("board", s.board.name() + " has more than " + std::to_string(kMaxCells) +
+                             " cells: solve it with the pattern databases (tilespace solve --heuristic pdb)");
+    search::SolveOptions o;
+    o.algorithm = p.get("algorithm").value_or("astar");
+    const search::AlgorithmInfo* alg = search::find_algorithm(o.algorithm);
+    if (!alg) throw bad("algorithm", "unknown algorithm '" + o.algorithm + "'");
+    o.heuristic = p.get("heuristic").value_or("manhattan");
+    if (alg->uses_heuristic && !search::find_heuristic(o.heuristic))
+      throw bad("heuristic", "unknown heuristic '" + o.heuristic + "'");
+    o.weight = p.number("weight", 2.0, 1.0, 100.0);
+    o.depth_limit = static_cast<int>(p.count("depth_limit", 50, 0, 1000));
+    o.limits.max_nodes = p.count("max_nodes", flags_.max_nodes, 1, flags_.max_nodes);
+    o.limits.max_seconds = p.number("max_seconds", flags_.max_seconds, 0.001, flags_.max_seconds);
+    o.limits.max_bytes = max_bytes_;
+    const bool traced = p.flag("trace");
+    const std::size_t trace_limit = p.count("trace_limit", flags_.trace_limit, 1, flags_.trace_limit);
+
+    const bool reachable = solvable(s, pr.goal);
+    const DistanceTable* t = reachable ? table(pr.goal.board, pr.goal.blank) : nullptr;
+    const bool needs_table = o.algorithm == "table" || (alg->uses_heuristic && o.heuristic == "exact");
+    if (needs_table && reachable && !t)
+      throw bad(o.algorithm == "table" ? "algorithm" : "heuristic",
+                (o.algorithm == "table" ? std::string("algorithm table") : std::string("heuristic exact")) +
+                    " needs the distance table of " + pr.goal.board.name() + ", which is not built");
+    o.table = t;
+
+    std::optional<search::Trace> trace;
+    if (traced) {
+      trace.emplace(trace_limit);
+      o.trace = &*trace;
+    }
+    if (!solves_.try_acquire_for(std::chrono::seconds(2)))
+      throw HttpError(503, "", "busy: " + std::to_string(solves_max()) + " searches are running; try again");
+    search::Result r;
+    try {
+      r = search::solve(s, pr.goal, o);
+    } catch (...) {
+      solves_.release();
+      throw;
+    }
+    solves_.release();
+
+    json j = result_json(s, pr.goal, o.algorithm, alg->uses_heuristic ? o.heuristic : "", r);
+    j["path"] = path_json(r);
+    j["optimal_length"] = t ? json(t->distance(s, pr.goal).value_or(-1)) : json(nullptr);
+    if (t) {
+      json rem = json::array();
+      for (const auto& st : r.path) rem.push_back(t->distance(st, pr.goal).value_or(-1));
+      j["remaining"] = std::move(rem);
+    }
+    if (trace) add_trace_json(j, *trace, s.board);
+    return j;
+  }
+
+  json stats(const httplib::Request& req) {
+    const Params p(req, {"goal", "board"});
+    const Pair pr = parse_pair(p, false);
+    const std::string key = pr.goal.board.name() + "|" + goal_text(pr.goal);
+    {
+      std::lock_guard lock(cache_mu_);
+      if (const auto it = stats_cache_.find(key); it != stats_cache_.end()) return it->second;
+    }
+    const DistanceTable& t = need_table(pr.goal);
+    const auto& h = t.histogram();
+    const std::uint64_t states = t.ranker().size();
+    double sum = 0;
+    for (std::size_t d = 0; d < h.size(); ++d) sum += static_cast<double>(d) * static_cast<double>(h[d]);
+    json far = json::array();
+    for (const auto& st : t.farthest(pr.goal, 1000)) far.push_back(tiles_json(st));
+    json j{{"board", pr.goal.board.name()}, {"goal", tiles_json(pr.goal)}, {"states", states},
+           {"radius", t.radius()},          {"histogram", h},                {"mean", sum / static_cast<double>(states)},
+           {"farthest_count", h.back()},     {"farthest", far}};
+    std::lock_guard lock(cache_mu_);
+    if (stats_cache_.size() >= 256) stats_cache_.clear();
+    stats_cache_.emplace(key, j);
+    return j;
+  }
+
+  json random(const httplib::Request& req) {
+    const Params p(req, {"goal", "board"});
+    const Pair pr = parse_pair(p, false);
+    thread_local std::mt19937_64 rng{std::random_device{}()};
+    State s = pr.goal;
+    std::shuffle(s.tiles.begin(), s.tiles.begin() + s.cells(), rng);
+    for (int c = 0; c < s.cells(); ++c)
+      if (s.tiles[c] == 0) s.blank = c;
+    if (!solvable(s, pr.goal)) {  // swap two tiles (not the blank): the other parity class
+      int a = 0, b = 1;
+      if (s.tiles[a] == 0) a = 2;
+      if (s.tiles[b] == 0) b = 2;
+      std::swap(s.tiles[a], s.tiles[b]);
+    }
+    json j{{"board", s.board.name()}, {"goal", tiles_json(pr.goal)}, {"state", tiles_json(s)}};
+    const DistanceTable* t = table(pr.goal.board, pr.goal.blank);
+    j["length"] = t ? json(t->distance(s, pr.goal).value_or(-1)) : json(nullptr);
+    return j;
+  }
+
+  int solves_max() const { return flags_.max_solves > 0 ? flags_.max_solves : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
+
+ private:
+  ServeFlags flags_;
+  std::mutex store_mu_;
+  TableStore store_;
+  std::counting_semaphore<4096> solves_;
+  std::uint64_t max_bytes_;
+  std::mutex cache_mu_;
+  std::map<std::string, json> stats_cache_;
+};
+
+void send_json(httplib::Response& res, int status, const json& j) {
+  res.status = status;
+  res.set_content(j.dump(-1, ' ', false, json::error_handler_t::replace), "application/json");
+}
+
+void send_error(httplib::Response& res, int status, const std::string& msg, const std::string& param = "") {
+  json j{{"error", msg}};
+  if (!param.empty()) j["param"] = param;
+  send_json(res, status, j);
+}
+
+// Runs an endpoint, mapping every exception to a JSON error; nothing escapes to the server.
+template <class F>
+httplib::Server::Handler endpoint(F f) {
+  return [f](const httplib::Request& req, httplib::Response& res) {
+    try {
+      send_json(res, 200, f(req));
+    } catch (const HttpError& e) {
+      send_error(res, e.status, e.what(), e.param);
+    } catch (const InputError& e) {
+      send_error(res, 400, e.what());
+    } catch (const DataError& e) {
+      send_error(res, 500, std::string("database error: ") + e.what());
+    } catch (const ResourceError& e) {
+      send_error(res, 503, e.what());
+    } catch (const std::bad_alloc&) {
+      send_error(res, 503, "out of memory for this request");
+    } catch (const std::exception& e) {
+      send_error(res, 500, std::string("internal error: ") + e.what());
+    }
+  };
+}
+
+std::string content_type(std::string_view path) {
+  const auto dot = path.rfind('.');
+  const std::string_view ext = dot == std::string_view::npos ? "" : path.substr(dot + 1);
+  if (ext == "html") return "text/html; charset=utf-8";
+  if (ext == "js" || ext == "mjs") return "text/javascript; charset=utf-8";
+  if (ext == "css") return "text/css; charset=utf-8";
+  if (ext == "svg") return "image/svg+xml";
+  if (ext == "png") return "image/png";
+  if (ext == "json") return "application/json";
+  if (ext == "ico") return "image/x-icon";
+  return "application/octet-stream";
+}
+
+// The viewer's files: embedded (assets.hpp), or from --static DIR on every request.
+void mount_viewer(httplib::Server& svr, const ServeFlags& f) {
+  if (!f.static_dir.empty()) {
+    const std::filesystem::path dir = f.static_dir;
+    if (!std::filesystem::is_directory(dir)) throw InputError("--static: no folder " + f.static_dir);
+    const std::filesystem::path d3 = dir / ".." / "node_modules" / "d3" / "dist" / "d3.min.js";
+    svr.Get("/vendor/d3.min.js", [d3](const httplib::Request&, httplib::Response& res) {
+      std::ifstream in(d3, std::ios::binary);
+      if (!in) return send_error(res, 404, "no " + d3.string() + " (run npm ci in tools/viewer)");
+      std::ostringstream s;
+      s << in.rdbuf();
+      res.set_header("Cache-Control", "no-cache");
+      res.set_content(s.str(), "text/javascript; charset=utf-8");
+    });
+    svr.set_mount_point("/", dir.string());
+    svr.set_file_request_handler([](const httplib::Request&, httplib::Response& res) {
+      res.set_header("Cache-Control", "no-cache");
+    });
+    return;
+  }
+  for (const Asset& a : viewer_assets()) {
+    const std::string path(a.path);
+    const std::string type = content_type(path);
+    const std::string_view body = a.body();
+    auto handler = [type, body](const httplib::Request&, httplib::Response& res) {
+      res.set_header("Cache-Control", "no-cache");
+      res.set_content(body.data(), body.size(), type.c_str());
+    };
+    svr.Get(path, handler);
+    if (path == "/index.html") svr.Get("/", handler);
+  }
+}
+
+}  // namespace
+
+int cmd_serve(Common& c, const ServeFlags& f) {
+  if (f.port < 0 || f.port > 65535) throw InputError("--port must be from 0 to 65535");
+  if (f.workers < 1 || f.workers > 1024) throw InputError("--workers must be from 1 to 1024");
+  if (f.max_solves < 0 || f.max_solves > 1024) throw InputError("--max-solves must be from 0 to 1024");
+  if (f.max_nodes == 0) throw InputError("--max-nodes must be at least 1");
+  if (!(f.max_seconds > 0)) throw InputError("--max-seconds must be positive");
+  if (f.trace_limit == 0 || f.trace_limit > 10'000'000) throw InputError("--trace-limit must be from 1 to 10000000");
+
+  // Signals: SIGPIPE ignored (a client hanging up must not end the server); SIGINT and SIGTERM
+  // are blocked in every thread and waited for by one, which stops the server cleanly.
+  ::signal(SIGPIPE, SIG_IGN);
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+
+  Service service(c, f);
+  // The 8-puzzle's usual table, ready before the first request (built if missing).
+  service.table(Board(3, 3), 8);
+
+  httplib::Server svr;
+  const int workers = f.workers;
+  svr.new_task_queue = [workers] { return new httplib::ThreadPool(static_cast<std::size_t>(workers)); };
+  svr.set_payload_max_length(f.max_request);
+  svr.set_read_timeout(5, 0);
+  svr.set_write_timeout(10, 0);
+  svr.set_keep_alive_timeout(5);
+  svr.set_keep_alive_max_count(100000);
+  svr.set_tcp_nodelay(true);
+
+  svr.Get("/api/info", endpoint([&](const httplib::Request& req) {
+    const Params p(req, {});
+    return service.info();
+  }));
+  svr.Get("/api/query", endpoint([&](const httplib::Request& req) { return service.query(req); }));
+  svr.Get("/api/solve", endpoint([&](const httplib::Request& req) { return service.solve(req); }));
+  svr.Get("/api/stats", endpoint([&](const httplib::Request& req) { return service.stats(req); }));
+  svr.Get("/api/random", endpoint([&](const httplib::Request& req) { return service.random(req); }));
+  svr.Get(R"(/api/.*)", [](const httplib::Request& req, httplib::Response& res) {
+    send_error(res, 404, "no such endpoint: " + req.path + " (info, query, solve, stats, random)");
+  });
+  const auto not_allowed = [](const httplib::Request& req, httplib::Response& res) {
+    res.set_header("Allow", "GET, HEAD");
+    send_error(res, 405, "method " + req.method + " not allowed: the service answers GET");
+  };
+  svr.Post(R"(/.*)", not_allowed);
+  svr.Put(R"(/.*)", not_allowed);
+  svr.Patch(R"(/.*)", not_allowed);
+  svr.Delete(R"(/.*)", not_allowed);
+  mount_viewer(svr, f);
+  svr.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
+    if (!res.body.empty()) return;
+    const int st = res.status;
+    send_error(res, st,
+               st == 404   ? "not found: " + req.path
+               : st == 413 ? "request too large"
+               : st == 414 ? "request line too long"
+                           : "bad request (HTTP " + std::to_string(st) + ")");
+  });
+  svr.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
+    send_error(res, 500, "internal error");
+  });
+
+  int port = f.port;
+  if (port == 0) {
+    port = svr.bind_to_any_port(f.host);
+    if (port < 0) throw InputError("cannot listen on " + f.host + " (any port)");
+  } else if (!svr.bind_to_port(f.host, port)) {
+    throw InputError("cannot listen on " + f.host + ":" + std::to_string(port) + " (in use, or not an address of this machine)");
+  }
+  std::thread waiter([&svr, stop_signals] {
+    int sig = 0;
+    sigwait(&stop_signals, &sig);
+    svr.stop();
+  });
+  const bool v6 = f.host.find(':') != std::string::npos;
+  std::printf("listening on http://%s%s%s:%d/\n", v6 ? "[" : "", f.host.c_str(), v6 ? "]" : "", port);
+  std::fflush(stdout);
+  const bool ok = svr.listen_after_bind();
+  if (waiter.joinable()) {
+    // Wake the waiter if the server ended by itself.
+    pthread_kill(waiter.native_handle(), SIGTERM);
+    waiter.join();
+  }
+  return ok ? kExitOk : kExitResource;
+}
+
+}  // namespace tilespace::cli
