@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // End-to-end test of the viewer against a real `tilespace serve`.
-//   node tools/viewer/e2e.mjs --tilespace build/tilespace --db DIR --out DIR
+//   node tools/viewer/e2e.mjs --tilespace build/tilespace --db DIR --out DIR [--static DIR]
+// (--static DIR is passed on to `serve`, to test the viewer files on disk instead of the built-in copy.)
 // Starts the server on a free loopback port, drives the page in headless Chromium (Debian's
 // /usr/bin/chromium, or $CHROMIUM), prints one line per check, writes <out>/viewer-e2e.png.
 // Exit 0 when every check passes, 1 with a one-line reason otherwise. Never runs longer than 120 s.
@@ -18,7 +19,7 @@ const tiles = (s) => s.split(/[\s,]+/).filter(Boolean).map(Number);
 
 function usage(msg) {
   if (msg) console.error(`e2e: ${msg}`);
-  console.error('usage: node tools/viewer/e2e.mjs --tilespace PATH_TO_BINARY --db DIR --out DIR');
+  console.error('usage: node tools/viewer/e2e.mjs --tilespace PATH_TO_BINARY --db DIR --out DIR [--static DIR]');
   process.exit(2);
 }
 function parseArgs(argv) {
@@ -26,7 +27,7 @@ function parseArgs(argv) {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '-h' || a === '--help') usage();
-    const m = /^--(tilespace|db|out)(?:=(.*))?$/.exec(a);
+    const m = /^--(tilespace|db|out|static)(?:=(.*))?$/.exec(a);
     if (!m) usage(`unknown argument '${a}'`);
     const v = m[2] !== undefined ? m[2] : argv[++i];
     if (v === undefined) usage(`--${m[1]} needs a value`);
@@ -74,7 +75,9 @@ function startServer() {
   return new Promise((resolve, reject) => {
     if (!fs.existsSync(opts.tilespace)) return reject(new Error(`no binary at ${opts.tilespace}`));
     fs.mkdirSync(opts.db, { recursive: true });
-    server = spawn(opts.tilespace, ['serve', '--host', '127.0.0.1', '--port', '0', '--db', opts.db], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const argv = ['serve', '--host', '127.0.0.1', '--port', '0', '--db', opts.db];
+    if (opts.static) argv.push('--static', opts.static);
+    server = spawn(opts.tilespace, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     server.stderr.on('data', (d) => { stderr += d; if (stderr.length > 4000) stderr = stderr.slice(-4000); });
     const t = setTimeout(() => reject(new Error('the server printed no "listening on" line within 30 s')), 30_000);
@@ -103,7 +106,7 @@ async function main() {
   fs.mkdirSync(opts.out, { recursive: true });
   check(fs.existsSync(chromiumPath), `no Chromium at ${chromiumPath} (set CHROMIUM)`);
   const base = await startServer();
-  ok(`server listening at ${base}`);
+  ok(`server listening at ${base}${opts.static ? ` (viewer files from ${opts.static})` : ''}`);
 
   userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tilespace-e2e-'));
   context = await chromium.launchPersistentContext(userDir, {

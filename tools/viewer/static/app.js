@@ -1254,11 +1254,18 @@
       if (!Array.isArray(res.goal)) res.goal = S.goal;
       if (!Array.isArray(res.start)) res.start = S.start;
       writeFields();
+      selectIfPresent('algorithm-select', res.algorithm);
+      updateSolverInputs();
+      selectIfPresent('heuristic-select', res.heuristic);
       loadResult(res, `trace file ${file.name}`);
       instanceChanged({ keepResult: true });
       setStatus(`opened ${file.name}: ${Array.isArray(res.data) ? fmt(res.data.length) + ' trace nodes' : 'no trace nodes'}`);
     };
     reader.readAsText(file);
+  }
+  function selectIfPresent(id, value) {
+    const sel = $(id);
+    if (typeof value === 'string' && [...sel.options].some((o) => o.value === value)) sel.value = value;
   }
   function guessBoard(res) {
     const s = (Array.isArray(res.start) && res.start) || (Array.isArray(res.path) && res.path[0]);
