@@ -852,8 +852,9 @@
   const Tree = (() => {
     const T = { res: null, board: null, zoom: null, t: null, n: 0 };
     const CELL = 10, GX = 10, GY = 26;
+    const CANVAS_MIN = 4000; // more nodes than this in one iteration: nodes and links go on a canvas under the svg
     let svg, viewport, linkPath, solPath, gNodes, gDetail, defs;
-    let playTimer = 0, detailRaf = 0;
+    let playTimer = 0, detailRaf = 0, canvasRaf = 0;
 
     function init() {
       svg = d3.select('#tree-svg');
@@ -867,14 +868,29 @@
         viewport.attr('transform', ev.transform);
         T.t = ev.transform;
         scheduleDetails();
+        if (T.useCanvas) scheduleCanvas();
       });
       svg.call(T.zoom).on('dblclick.zoom', null);
+      // double-click: zoom in on that point until the boards are readable (or back out when already there)
+      svg.on('dblclick.focus', (ev) => {
+        if (!T.n || !T.t) return;
+        ev.preventDefault();
+        const [px, py] = T.t.invert(d3.pointer(ev, svg.node()));
+        const el = $('tree-svg');
+        const k = T.t.k < 1.15 ? 1.6 : T.t.k * 2;
+        const t = d3.zoomIdentity.translate(el.clientWidth / 2 - px * k, el.clientHeight / 2 - py * k).scale(Math.min(8, k));
+        svg.transition().duration(400).call(T.zoom.transform, t);
+      });
       T.t = d3.zoomIdentity;
       gNodes.on('click', (ev) => {
         const el = ev.target.closest && ev.target.closest('rect.node');
         if (el) { selectNode(+el.getAttribute('data-id')); ev.stopPropagation(); }
       });
-      svg.on('click.info', (ev) => { if (!ev.defaultPrevented) selectNode(-1); });
+      svg.on('click.info', (ev) => {
+        if (ev.defaultPrevented) return;
+        if (T.useCanvas && T.n && T.t) { selectNode(nodeAt(T.t.invert(d3.pointer(ev, svg.node())))); return; }
+        selectNode(-1);
+      });
       $('tree-slider').addEventListener('input', () => { stopPlay(); setStep(+$('tree-slider').value); });
       $('tree-all').addEventListener('click', () => { stopPlay(); if (T.P) setStep(T.P.length); });
       $('tree-play').addEventListener('click', () => { if (playTimer) stopPlay(); else startPlay(); });
@@ -886,7 +902,8 @@
 
     function clear(msg) {
       stopPlay();
-      T.res = null; T.n = 0; T.P = null; T.sel = -1;
+      T.res = null; T.n = 0; T.P = null; T.sel = -1; T.useCanvas = false;
+      drawCanvas();
       if (gNodes) { gNodes.selectAll('*').remove(); gDetail.selectAll('*').remove(); linkPath.attr('d', null); solPath.attr('d', null); }
       $('tree-node-count').textContent = '0';
       $('tree-shown').textContent = '';
@@ -994,11 +1011,18 @@
       const mode = $('tree-layout').value;
       const radial = mode === 'radial' || (mode === 'auto' && n > 200 && spanX > 6 * spanY);
       if (radial) {
-        const leaves = root.leaves().length;
-        const depthN = Math.max(1, root.height);
-        const R = Math.max(depthN * (nodeH + GY) * 1.5, (leaves * (nodeW + GX) * 1.05) / (2 * Math.PI));
-        d3.tree().size([2 * Math.PI, R]).separation((a, b) => (a.parent === b.parent ? 1 : 1.5) / Math.max(1, a.depth))(root);
-        root.each((d) => { if (d.data.li >= 0) { xs[d.data.li] = d.y * Math.sin(d.x); ys[d.data.li] = -d.y * Math.cos(d.x); } });
+        // unit layout with the classic radial separation (1/depth): neighbours at depth d are >= 1/d apart, so with
+        // angle = x * 2pi / B and radius = d * ring, their arc distance is >= ring * 2pi / B on every ring.
+        d3.tree().nodeSize([1, 1]).separation((a, b) => (a.parent === b.parent ? 1 : 1.4) / Math.max(1, a.depth))(root);
+        let x0 = Infinity, x1 = -Infinity;
+        root.each((d) => { if (d.x < x0) x0 = d.x; if (d.x > x1) x1 = d.x; });
+        const B = x1 - x0 + 1;
+        const ring = Math.max(nodeH + GY, ((Math.hypot(nodeW, nodeH) + GX) * B) / (2 * Math.PI));
+        root.each((d) => {
+          if (d.data.li < 0) return;
+          const a = ((d.x - x0) / B) * 2 * Math.PI, r = (d.depth - (root.data === vroot ? 1 : 0)) * ring;
+          xs[d.data.li] = r * Math.sin(a); ys[d.data.li] = -r * Math.cos(a);
+        });
       } else {
         const dy = root.data === vroot ? nodeH + GY : 0;
         root.each((d) => { if (d.data.li >= 0) { xs[d.data.li] = d.x; ys[d.data.li] = d.y - dy; } });
@@ -1018,9 +1042,11 @@
       // node elements (one rect each, state by class)
       gNodes.selectAll('*').remove();
       gDetail.selectAll('*').remove();
+      T.useCanvas = n > CANVAS_MIN;
+      svg.attr('data-render', T.useCanvas ? 'canvas' : 'svg');
       const frag = document.createDocumentFragment();
-      const els = new Array(n);
-      for (let li = 0; li < n; li++) {
+      const els = new Array(T.useCanvas ? 0 : n);
+      for (let li = 0; li < n && !T.useCanvas; li++) {
         const r = document.createElementNS(SVGNS, 'rect');
         r.setAttribute('x', (xs[li] - nodeW / 2).toFixed(1));
         r.setAttribute('y', (ys[li] - nodeH / 2).toFixed(1));
@@ -1052,6 +1078,7 @@
       const goalShown = T.goalLocal >= 0 && appear[T.goalLocal] < s;
       let visible = 0, links = '', sol = '';
       const hb = T.radial ? 0 : nodeH / 2;
+      const svgMode = !T.useCanvas;
       for (let li = 0; li < n; li++) {
         const vis = appear[li] < s;
         let c = 0;
@@ -1063,21 +1090,23 @@
           if (li === curL) c |= 8;
           if (li === T.sel) c |= 16;
           const pl = parentLocal[li];
-          if (pl >= 0) {
+          if (svgMode && pl >= 0) {
             const seg = `M${xs[pl].toFixed(1)},${(ys[pl] + hb).toFixed(1)}L${xs[li].toFixed(1)},${(ys[li] - hb).toFixed(1)}`;
             if (onSol && T.solSet.has(ids[pl])) sol += seg; else links += seg;
           }
         }
         if (code[li] !== c) {
           code[li] = c;
-          els[li].setAttribute('class', c === 0 ? 'node hidden' : 'node ' + ['', 'gen', 'exp', 'dup'][c & 3] + (c & 4 ? ' sol' : '') + (c & 8 ? ' cur' : '') + (c & 16 ? ' sel' : ''));
+          if (svgMode) els[li].setAttribute('class', c === 0 ? 'node hidden' : 'node ' + ['', 'gen', 'exp', 'dup'][c & 3] + (c & 4 ? ' sol' : '') + (c & 8 ? ' cur' : '') + (c & 16 ? ' sel' : ''));
         }
       }
       linkPath.attr('d', links || null);
       solPath.attr('d', sol || null);
       T.visible = visible;
+      if (!svgMode) scheduleCanvas();
       const itTxt = T.iterations.length > 1 ? `iteration ${T.it}: ${fmt(n)} nodes · ` : '';
-      $('tree-shown').textContent = `${itTxt}${fmt(visible)} shown` + (T.radial ? ' (radial)' : '') +
+      const modes = [T.radial ? 'radial' : '', T.useCanvas ? 'drawn on canvas' : ''].filter(Boolean).join(', ');
+      $('tree-shown').textContent = `${itTxt}${fmt(visible)} shown` + (modes ? ` (${modes})` : '') +
         (T.res && T.res.trace_truncated ? ' · trace truncated at the limit' : '');
       $('tree-shown').dataset.visible = String(visible);
       scheduleDetails();
@@ -1120,6 +1149,79 @@
       const sel = svg;
       if (animate) sel.transition().duration(350).call(T.zoom.transform, t);
       else sel.call(T.zoom.transform, t);
+    }
+
+    function scheduleCanvas() {
+      if (canvasRaf) return;
+      canvasRaf = requestAnimationFrame(() => { canvasRaf = 0; drawCanvas(); });
+    }
+    /** Canvas rendering for big iterations: only what is in view, nodes at least 2 px, links 1 px. */
+    function drawCanvas() {
+      const cv = $('tree-canvas');
+      const dpr = window.devicePixelRatio || 1;
+      const W = cv.clientWidth, H = cv.clientHeight;
+      if (cv.width !== Math.round(W * dpr) || cv.height !== Math.round(H * dpr)) { cv.width = Math.round(W * dpr); cv.height = Math.round(H * dpr); }
+      const ctx = cv.getContext('2d');
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      ctx.clearRect(0, 0, cv.width, cv.height);
+      if (!T.useCanvas || !T.n || !T.t) return;
+      const { n, xs, ys, code, parentLocal, nodeW, nodeH } = T;
+      const t = T.t, k = t.k;
+      ctx.setTransform(dpr * k, 0, 0, dpr * k, dpr * t.x, dpr * t.y);
+      const x0 = -t.x / k - nodeW, x1 = (W - t.x) / k + nodeW, y0 = -t.y / k - nodeH, y1 = (H - t.y) / k + nodeH;
+      const inView = new Uint8Array(n);
+      for (let li = 0; li < n; li++) inView[li] = code[li] > 0 && xs[li] >= x0 && xs[li] <= x1 && ys[li] >= y0 && ys[li] <= y1 ? 1 : 0;
+      const hb = T.radial ? 0 : nodeH / 2;
+      const links = (solOnly) => {
+        ctx.beginPath();
+        for (let li = 0; li < n; li++) {
+          const pl = parentLocal[li];
+          if (pl < 0 || code[li] === 0 || !(inView[li] || inView[pl])) continue;
+          const sol = (code[li] & 4) && (code[pl] & 4);
+          if (!!sol !== solOnly) continue;
+          ctx.moveTo(xs[pl], ys[pl] + hb);
+          ctx.lineTo(xs[li], ys[li] - hb);
+        }
+        ctx.stroke();
+      };
+      ctx.lineWidth = 1 / k; ctx.strokeStyle = '#b6c0cc';
+      links(false);
+      ctx.lineWidth = 3 / k; ctx.strokeStyle = '#f59e0b';
+      links(true);
+      const big = k * nodeW >= 4;
+      const w = Math.max(nodeW, 2 / k), h = Math.max(nodeH, 2 / k);
+      const styles = [null, ['#ffffff', '#64748b', '#64748b'], ['#dbeafe', '#2563eb', '#2563eb'], ['#f8fafc', '#b0b8c4', '#cbd5e1']];
+      for (let cat = 1; cat <= 3; cat++) {
+        ctx.beginPath();
+        for (let li = 0; li < n; li++) if (inView[li] && (code[li] & 3) === cat) ctx.rect(xs[li] - w / 2, ys[li] - h / 2, w, h);
+        const st = styles[cat];
+        if (big) {
+          ctx.fillStyle = st[0]; ctx.fill();
+          ctx.setLineDash(cat === 3 ? [3 / k, 2 / k] : []);
+          ctx.lineWidth = 1.2 / k; ctx.strokeStyle = st[1]; ctx.stroke();
+          ctx.setLineDash([]);
+        } else { ctx.fillStyle = st[2]; ctx.fill(); }
+      }
+      const outline = (mask, color, width) => {
+        ctx.beginPath();
+        for (let li = 0; li < n; li++) if (inView[li] && (code[li] & mask)) ctx.rect(xs[li] - w / 2, ys[li] - h / 2, w, h);
+        ctx.lineWidth = width / k; ctx.strokeStyle = color; ctx.stroke();
+      };
+      outline(4, '#f59e0b', 2.5);
+      outline(8, '#dc2626', 3);
+      outline(16, '#7c3aed', 3);
+    }
+    /** The node under a point in tree coordinates (canvas mode), or -1. */
+    function nodeAt([px, py]) {
+      const k = T.t.k;
+      const w = Math.max(T.nodeW, 6 / k) / 2, h = Math.max(T.nodeH, 6 / k) / 2;
+      let best = -1, bestD = Infinity;
+      for (let li = 0; li < T.n; li++) {
+        if (!T.code[li]) continue;
+        const dx = Math.abs(T.xs[li] - px), dy = Math.abs(T.ys[li] - py);
+        if (dx <= w && dy <= h && dx + dy < bestD) { bestD = dx + dy; best = li; }
+      }
+      return best < 0 ? -1 : T.ids[best];
     }
 
     function scheduleDetails() {
@@ -1222,7 +1324,19 @@
       box.hidden = false;
     }
 
-    return { init, clear, load, fit, redraw: scheduleDetails };
+    /** For tests and the console: what the tree shows. */
+    function inspect() {
+      return { n: T.n || 0, step: T.s, steps: T.P ? T.P.length : 0, visible: T.visible || 0, render: T.useCanvas ? 'canvas' : 'svg',
+        radial: !!T.radial, transform: T.t ? { x: T.t.x, y: T.t.y, k: T.t.k } : null, iteration: T.it };
+    }
+    /** Screen position (relative to the tree svg) of a trace node id, or null. */
+    function screenPos(id) {
+      if (!T.n || !T.t || !T.local || T.local[id] === undefined || T.local[id] < 0) return null;
+      const li = T.local[id];
+      return { x: T.t.applyX(T.xs[li]), y: T.t.applyY(T.ys[li]) };
+    }
+
+    return { init, clear, load, fit, inspect, screenPos, redraw: () => { scheduleDetails(); scheduleCanvas(); } };
   })();
 
   // ------------------------------------------------------------ trace files
@@ -1356,7 +1470,7 @@
     $('trace-file').addEventListener('change', (e) => { const f = e.target.files && e.target.files[0]; openTraceFile(f); e.target.value = ''; });
     document.addEventListener('keydown', (e) => {
       const tag = (e.target && e.target.tagName) || '';
-      if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || e.ctrlKey || e.metaKey || e.altKey) return;
+      if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || tag === 'BUTTON' || e.ctrlKey || e.metaKey || e.altKey) return;
       if (e.key === ' ') { e.preventDefault(); if (A.playing) stopAnim(); else play(); }
       else if (e.key === 'ArrowRight') { stopAnim(); setStep(A.k + 1, true); }
       else if (e.key === 'ArrowLeft') { stopAnim(); setStep(A.k - 1, true); }
@@ -1397,6 +1511,7 @@
     updateStepInfo();
     window.__tilespaceReady = performance.now();
     document.body.dataset.ready = '1';
+    window.__tilespaceTree = { inspect: Tree.inspect, screenPos: Tree.screenPos };
   }
 
   try { start(); } catch (e) {
