@@ -252,7 +252,21 @@
     if (S.result && S.resultKey !== key && !opts.keepResult) clearResult('Instance changed: press Solve.');
     if (!S.result) drawAnimBoard(S.start, null, false);
     if (S.compareKey && S.compareKey !== key) { abortCompare(); clearCompare('Instance changed: press “Compare all” again.'); }
+    saveHash();
     refreshTables();
+  }
+  /** The instance in the address (#board=3x3&start=...&goal=...), so a reload or a shared link shows it again. */
+  function saveHash() {
+    const h = `#board=${S.board.name}&start=${S.start.join(',')}&goal=${S.goal.join(',')}`;
+    if (location.hash !== h) { try { history.replaceState(null, '', h); } catch (e) { /* file:// or sandboxed */ } }
+  }
+  function loadHash() {
+    const q = new URLSearchParams(location.hash.replace(/^#/, ''));
+    const b = parseBoard(q.get('board') || '');
+    if (!b) return;
+    const st = parseTiles(q.get('start') || '', b), gl = parseTiles(q.get('goal') || '', b);
+    if (st.error || gl.error) return;
+    S.board = b; S.start = st.tiles; S.goal = gl.tiles;
   }
   const refreshTables = debounce(() => { loadTables(); }, 120);
 
@@ -447,7 +461,8 @@
     }
     drawAnimBoard(path.length ? path[0] : (res.start || S.start), null, false, board);
     updateStepInfo();
-    if (Array.isArray(res.data)) Tree.load(res, board);
+    if (res.solvable === false) Tree.clear('Start and goal lie in different halves of the state space (parity): there is nothing to search.');
+    else if (Array.isArray(res.data)) Tree.load(res, board);
     else Tree.clear(res.data === undefined ? 'This answer has no trace (data/process).' : undefined);
   }
 
@@ -729,7 +744,7 @@
   function abortCompare() { if (S.compareCtl) { S.compareCtl.abort(); S.compareCtl = null; } }
   function clearCompare(msg) {
     S.compareRows = null; S.compareKey = '';
-    d3.select('#compare-svg').selectAll('*').remove();
+    drawCompare();
     $('compare-status').textContent = msg || '';
     $('compare-button').textContent = 'Compare all';
   }
@@ -777,8 +792,12 @@
     const svg = d3.select(svgEl);
     svg.selectAll('*').remove();
     const rows = S.compareRows;
-    if (!rows) return;
     const { width, height } = chartSize(svgEl);
+    if (!rows) {
+      svg.append('text').attr('class', 'empty').attr('x', width / 2).attr('y', height / 2).attr('text-anchor', 'middle')
+        .text('Nodes expanded and time of every algorithm on this instance will be charted here.');
+      return;
+    }
     const defs = svg.append('defs');
     const pat = defs.append('pattern').attr('id', 'hatch').attr('patternUnits', 'userSpaceOnUse').attr('width', 6).attr('height', 6)
       .attr('patternTransform', 'rotate(45)');
@@ -1488,7 +1507,9 @@
       window.__tilespaceReady = performance.now();
       return;
     }
+    loadHash();
     populateBoards();
+    ensureBoardOption(S.board.name);
     updateBoardNote();
     writeFields();
     updateSpeedLabel();
@@ -1497,6 +1518,7 @@
     drawEditors();
     drawAnimBoard(S.start, null, false);
     updateStepInfo();
+    drawCompare();
     const infoP = api('/api/info').then((r) => {
       if (!r.ok) { setStatus('cannot load /api/info: ' + r.error, true); return; }
       S.info = r.data;
