@@ -1097,6 +1097,7 @@
       const goalShown = T.goalLocal >= 0 && appear[T.goalLocal] < s;
       let visible = 0, links = '', sol = '';
       const hb = T.radial ? 0 : nodeH / 2;
+      const lb = T.radial ? 0 : 9; // top-down: links leave below the g/h/f label
       const svgMode = !T.useCanvas;
       for (let li = 0; li < n; li++) {
         const vis = appear[li] < s;
@@ -1110,7 +1111,7 @@
           if (li === T.sel) c |= 16;
           const pl = parentLocal[li];
           if (svgMode && pl >= 0) {
-            const seg = `M${xs[pl].toFixed(1)},${(ys[pl] + hb).toFixed(1)}L${xs[li].toFixed(1)},${(ys[li] - hb).toFixed(1)}`;
+            const seg = `M${xs[pl].toFixed(1)},${(ys[pl] + hb + lb).toFixed(1)}L${xs[li].toFixed(1)},${(ys[li] - hb).toFixed(1)}`;
             if (onSol && T.solSet.has(ids[pl])) sol += seg; else links += seg;
           }
         }
@@ -1198,7 +1199,7 @@
           if (pl < 0 || code[li] === 0 || !(inView[li] || inView[pl])) continue;
           const sol = (code[li] & 4) && (code[pl] & 4);
           if (!!sol !== solOnly) continue;
-          ctx.moveTo(xs[pl], ys[pl] + hb);
+          ctx.moveTo(xs[pl], ys[pl] + hb + (T.radial ? 0 : 9));
           ctx.lineTo(xs[li], ys[li] - hb);
         }
         ctx.stroke();
@@ -1267,7 +1268,7 @@
       }
       const { w, h } = T.board;
       const data = T.data, ids = T.ids;
-      const fs = CELL * 0.78;
+      const fs = T.board.n > 10 ? CELL * 0.56 : CELL * 0.78;
       gDetail.selectAll('g.detail').data(list, (li) => li).join(
         (enter) => {
           const g = enter.append('g')
