@@ -5,7 +5,12 @@
 
   // ---------------------------------------------------------------- utilities
   const $ = (id) => document.getElementById(id);
-  const fmt = (n) => (n === null || n === undefined || Number.isNaN(n) ? '–' : Number(n).toLocaleString('en-US'));
+  // thousands separators without toLocaleString (its first call loads ICU data: tens of ms at startup)
+  const fmt = (n) => {
+    if (n === null || n === undefined || Number.isNaN(Number(n))) return '–';
+    const [i, f] = String(Number(n)).split('.');
+    return i.replace(/\B(?=(\d{3})+(?!\d))/g, ',') + (f ? '.' + f : '');
+  };
   const BOARDS = ['2x3', '3x2', '2x4', '4x2', '3x3', '2x5', '5x2', '3x4', '4x3', '2x6', '6x2', '2x7', '7x2', '3x5', '5x3', '2x8', '8x2', '4x4'];
   const SPEEDS = [0.5, 1, 2, 3, 5, 8, 15]; // moves per second
   const STATE_PARAMS = new Set(['start', 'goal']);
@@ -876,6 +881,7 @@
     let playTimer = 0, detailRaf = 0, canvasRaf = 0;
 
     function init() {
+      if (svg) return;
       svg = d3.select('#tree-svg');
       defs = svg.append('defs');
       viewport = svg.append('g').attr('class', 'viewport');
@@ -920,6 +926,7 @@
     }
 
     function clear(msg) {
+      if (!svg) init();
       stopPlay();
       T.res = null; T.n = 0; T.P = null; T.sel = -1; T.useCanvas = false;
       drawCanvas();
@@ -937,6 +944,7 @@
     }
 
     function load(res, board) {
+      if (!svg) init();
       clear();
       const data = res.data;
       const proc = Array.isArray(res.process) ? res.process : [];
@@ -1515,11 +1523,9 @@
     writeFields();
     updateSpeedLabel();
     wire();
-    Tree.init();
     drawEditors();
     drawAnimBoard(S.start, null, false);
     updateStepInfo();
-    drawCompare();
     const infoP = api('/api/info').then((r) => {
       if (!r.ok) { setStatus('cannot load /api/info: ' + r.error, true); return; }
       S.info = r.data;
@@ -1535,6 +1541,9 @@
     window.__tilespaceReady = performance.now();
     document.body.dataset.ready = '1';
     window.__tilespaceTree = { inspect: Tree.inspect, screenPos: Tree.screenPos };
+    // not needed for the first render
+    Tree.init();
+    if (!S.compareRows) drawCompare();
   }
 
   try { start(); } catch (e) {
