@@ -73,7 +73,7 @@ Result solve(const State& start, const State& goal, const SolveOptions& o) {
     r.path = o.table->descend(start, goal);
     r.solved = !r.path.empty();
     r.expanded = r.path.empty() ? 0 : r.path.size() - 1;
-    r.generated = 0;
+    r.generated = 1;  // the start, as in the searches
     // Each step looks at every neighbour's distance and moves to one a step closer.
     std::uint32_t at = o.trace ? o.trace->root(start.packed(), o.table->distance(start, goal).value_or(0)) : Trace::kNone;
     for (std::size_t i = 0; i + 1 < r.path.size(); ++i) {

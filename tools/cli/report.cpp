@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <system_error>
+#include <vector>
 
 #include "cli/common.hpp"
 #include "tilespace/errors.hpp"
@@ -42,11 +43,18 @@ void add_trace_json(json& j, const search::Trace& t, const Board& board) {
     if (n.dup) node["dup"] = true;
     data.push_back(std::move(node));
   }
+  // Children by parent, in generation order (counting sort on the parent id).
+  std::vector<std::uint32_t> first(nodes.size() + 1, 0), kids(nodes.size());
+  for (const auto& n : nodes)
+    if (n.parent != search::Trace::kNone) ++first[n.parent + 1];
+  for (std::size_t i = 1; i < first.size(); ++i) first[i] += first[i - 1];
+  std::vector<std::uint32_t> fill(first.begin(), first.end() - 1);
+  for (std::size_t i = 0; i < nodes.size(); ++i)
+    if (nodes[i].parent != search::Trace::kNone) kids[fill[nodes[i].parent]++] = static_cast<std::uint32_t>(i);
   json process = json::array();
   for (const auto& e : t.expansions()) {
-    json kids = json::array();
-    for (std::uint32_t k = 0; k < e.children; ++k) kids.push_back(e.first_child + k);
-    process.push_back({{"parent", e.parent}, {"children", std::move(kids)}, {"iteration", e.iteration}});
+    json children(std::vector<std::uint32_t>(kids.begin() + first[e.parent], kids.begin() + first[e.parent + 1]));
+    process.push_back({{"parent", e.parent}, {"children", std::move(children)}, {"iteration", e.iteration}});
   }
   j["data"] = std::move(data);
   j["process"] = std::move(process);

@@ -6,6 +6,7 @@
 #include <httplib.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/socket.h>
 
 #include <nlohmann/json.hpp>
 
@@ -449,6 +450,11 @@ int cmd_serve(Common& c, const ServeFlags& f) {
   svr.set_keep_alive_timeout(5);
   svr.set_keep_alive_max_count(100000);
   svr.set_tcp_nodelay(true);
+  // SO_REUSEADDR only: httplib's default SO_REUSEPORT would let a second server share a port in use.
+  svr.set_socket_options([](int sock) {
+    int yes = 1;
+    ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  });
 
   svr.Get("/api/info", endpoint([&](const httplib::Request& req) {
     const Params p(req, {});

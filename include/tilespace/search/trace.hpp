@@ -1,6 +1,7 @@
 // The search tree of one run, recorded node by node for the viewer (`solve --trace`, the HTTP
 // /api/solve?trace=1): every generated node (state, parent, g, h) in generation order, and every
-// expansion (the expanded node and the ids of the children it generated, which are contiguous).
+// expansion in order (the expanded node; its children are the nodes naming it as parent, which
+// depth-first searches generate interleaved with their descendants).
 //
 // A search records into a Trace only when handed one (SolveOptions::trace); untraced runs pay one
 // predictable null-pointer test per generated node. The recording stops for good at `limit` nodes
@@ -28,9 +29,7 @@ class Trace {
     bool dup;
   };
   struct Expansion {
-    std::uint32_t parent;       // the expanded node
-    std::uint32_t first_child;  // children are first_child .. first_child + children - 1
-    std::uint32_t children;
+    std::uint32_t parent;  // the expanded node
     std::uint32_t iteration;
   };
 
@@ -44,21 +43,14 @@ class Trace {
       return kNone;
     }
     nodes_.push_back({packed, parent, static_cast<std::uint16_t>(g), static_cast<std::uint16_t>(h < 0 ? 0 : h), dup});
-    if (open_) ++expansions_.back().children;
     return static_cast<std::uint32_t>(nodes_.size() - 1);
   }
   // A new root (the start of a search or of an iteration); kNone once full.
-  std::uint32_t root(std::uint64_t packed, int h) {
-    open_ = false;
-    return node(packed, kNone, 0, h);
-  }
-  // The expansion of node `parent`: the nodes recorded until the next expand() or root() are its
-  // children. Nothing is recorded for an unknown parent or once the trace is full.
+  std::uint32_t root(std::uint64_t packed, int h) { return node(packed, kNone, 0, h); }
+  // The expansion of node `parent` (nothing for an unknown parent or once the trace is full).
   void expand(std::uint32_t parent) {
-    open_ = false;
     if (truncated_ || parent == kNone) return;
-    expansions_.push_back({parent, static_cast<std::uint32_t>(nodes_.size()), 0, iteration_});
-    open_ = true;
+    expansions_.push_back({parent, iteration_});
   }
   void next_iteration() { ++iteration_; }
   // The solution path: from the goal's node up its parents to the root (kNone: no solution).
@@ -84,7 +76,7 @@ class Trace {
   std::vector<Expansion> expansions_;
   std::vector<std::uint32_t> solution_;
   std::uint32_t iteration_ = 0;
-  bool truncated_ = false, open_ = false;
+  bool truncated_ = false;
 };
 
 }  // namespace tilespace::search

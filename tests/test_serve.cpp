@@ -1,0 +1,452 @@
+// `tilespace serve` over real HTTP on a free loopback port: answers checked against an independent
+// BFS, the published 8-puzzle distribution and the search lab; bad requests get 400 (or 404, 405,
+// 413, 414) with a JSON error naming the parameter; garbage on the socket cannot stop the server;
+// SIGTERM ends it cleanly. Also `solve --trace FILE`, the offline form of the same trace.
+#include <catch2/catch.hpp>
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <httplib.h>
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "support.hpp"
+#include "tilespace/state.hpp"
+
+using nlohmann::json;
+using namespace tilespace;
+
+namespace {
+
+// `tilespace serve --port 0` as a child process; the port from its first stdout line.
+class Server {
+ public:
+  explicit Server(const std::filesystem::path& db, std::vector<std::string> extra = {}) {
+    int out[2];
+    REQUIRE(::pipe(out) == 0);
+    pid_ = ::fork();
+    REQUIRE(pid_ >= 0);
+    if (pid_ == 0) {
+      ::dup2(out[1], STDOUT_FILENO);
+      ::close(out[0]);
+      ::close(out[1]);
+      std::vector<std::string> args{TILESPACE_CLI, "serve", "--host", "127.0.0.1", "--port", "0", "--db", db.string()};
+      args.insert(args.end(), extra.begin(), extra.end());
+      std::vector<char*> argv;
+      for (auto& a : args) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      ::execv(argv[0], argv.data());
+      ::_exit(127);
+    }
+    ::close(out[1]);
+    std::string line;
+    char ch = 0;
+    while (::read(out[0], &ch, 1) == 1 && ch != '\n') line += ch;
+    ::close(out[0]);
+    const std::string prefix = "listening on http://127.0.0.1:";
+    INFO("first line: " << line);
+    REQUIRE(line.rfind(prefix, 0) == 0);
+    port_ = std::stoi(line.substr(prefix.size()));
+  }
+  ~Server() {
+    if (pid_ > 0) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, nullptr, 0);
+    }
+  }
+  int port() const { return port_; }
+  bool alive() const { return ::kill(pid_, 0) == 0; }
+  // SIGTERM; returns the exit status (-1 if it did not exit within 10 s).
+  int stop() {
+    ::kill(pid_, SIGTERM);
+    for (int i = 0; i < 1000; ++i) {
+      int st = 0;
+      if (::waitpid(pid_, &st, WNOHANG) == pid_) {
+        pid_ = -1;
+        return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return -1;
+  }
+
+ private:
+  pid_t pid_ = -1;
+  int port_ = 0;
+};
+
+struct Reply {
+  int status = 0;
+  json body;
+};
+
+Reply get(httplib::Client& cli, const std::string& path) {
+  auto res = cli.Get(path.c_str());
+  REQUIRE(res);
+  Reply r;
+  r.status = res->status;
+  INFO(path << " -> " << res->status << " " << res->body.substr(0, 300));
+  REQUIRE(res->get_header_value("Content-Type") == "application/json");
+  r.body = json::parse(res->body);
+  return r;
+}
+
+std::string words(const State& s) {
+  std::string t;
+  for (int i = 0; i < s.cells(); ++i) {
+    if (i) t += "+";
+    t += std::to_string(s.tiles[i]);
+  }
+  return t;
+}
+
+std::vector<int> tiles(const State& s) { return {s.tiles.begin(), s.tiles.begin() + s.cells()}; }
+
+// One raw exchange on a fresh socket: sends `bytes`, returns what came back before the close.
+std::string raw(int port, const std::string& bytes) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  REQUIRE(fd >= 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(static_cast<std::uint16_t>(port));
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+  timeval tv{10, 0};
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  (void)!::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+  ::shutdown(fd, SHUT_WR);
+  std::string got;
+  char buf[4096];
+  for (ssize_t n; (n = ::recv(fd, buf, sizeof buf, 0)) > 0;) got.append(buf, static_cast<std::size_t>(n));
+  ::close(fd);
+  return got;
+}
+
+}  // namespace
+
+TEST_CASE("serve: query, stats and random agree with an independent BFS and the published distribution", "[serve]") {
+  testing::TempDir dir;
+  Server srv(dir.path);
+  httplib::Client cli("127.0.0.1", srv.port());
+  cli.set_url_encode(false);  // the URLs here are already encoded ("+" for spaces)
+  std::mt19937_64 rng(2026);
+
+  // Two goals of the 8-puzzle and one of the 2x3: 150 random starts each, both parity classes.
+  for (const auto& [g, b] : std::vector<std::pair<std::string, Board>>{
+           {"1 2 3 4 5 6 7 8 0", Board(3, 3)}, {"1 2 3 8 0 4 7 6 5", Board(3, 3)}, {"0 1 2 3 4 5", Board(3, 2)}}) {
+    const State goal = parse_state(g, b);
+    const auto dist = testing::naive_bfs(goal);
+    const std::string board = goal.board.name();
+    for (int i = 0; i < 150; ++i) {
+      const State s = testing::random_state(goal.board, rng);
+      const Reply r = get(cli, "/api/query?board=" + board + "&start=" + words(s) + "&goal=" + words(goal));
+      REQUIRE(r.status == 200);
+      REQUIRE(r.body["start"] == tiles(s));
+      const auto it = dist.find(s.packed());
+      if (it == dist.end()) {
+        REQUIRE(r.body["reachable"] == false);
+        REQUIRE(r.body["length"].is_null());
+      } else {
+        REQUIRE(r.body["reachable"] == true);
+        REQUIRE(r.body["length"] == it->second);
+      }
+    }
+  }
+
+  // The histogram of the usual goal is the published one (tests/data/bfs-distributions.txt).
+  std::ifstream in(std::string(TILESPACE_TEST_DATA) + "/bfs-distributions.txt");
+  std::vector<std::uint64_t> published;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("3x3 corner ", 0) != 0) continue;
+    std::istringstream w(line.substr(11));
+    std::uint64_t states = 0, radius = 0, x = 0;
+    w >> states >> radius;
+    while (w >> x) published.push_back(x);
+  }
+  REQUIRE(published.size() == 32);
+  const Reply st = get(cli, "/api/stats?board=3x3");
+  REQUIRE(st.status == 200);
+  REQUIRE(st.body["histogram"].get<std::vector<std::uint64_t>>() == published);
+  REQUIRE(st.body["radius"] == 31);
+  REQUIRE(st.body["states"] == 181440);
+  // The hardest states: exactly the two published at depth 31, each 31 moves away.
+  REQUIRE(st.body["farthest"].size() == 2);
+  for (const auto& f : st.body["farthest"]) {
+    std::string t;
+    for (const auto& x : f) t += std::to_string(x.get<int>()) + "+";
+    REQUIRE(get(cli, "/api/query?start=" + t).body["length"] == 31);
+  }
+
+  // Random states are reachable and their length is the table's.
+  for (int i = 0; i < 20; ++i) {
+    const Reply r = get(cli, "/api/random?goal=1+2+3+8+0+4+7+6+5");
+    REQUIRE(r.status == 200);
+    std::string t;
+    for (const auto& x : r.body["state"]) t += std::to_string(x.get<int>()) + "+";
+    const Reply q = get(cli, "/api/query?start=" + t + "&goal=1+2+3+8+0+4+7+6+5");
+    REQUIRE(q.body["reachable"] == true);
+    REQUIRE(q.body["length"] == r.body["length"]);
+  }
+  REQUIRE(srv.stop() == 0);
+}
+
+TEST_CASE("serve: solve returns optimal paths and the search tree, within the request's budget", "[serve]") {
+  testing::TempDir dir;
+  Server srv(dir.path);
+  httplib::Client cli("127.0.0.1", srv.port());
+  cli.set_url_encode(false);  // the URLs here are already encoded ("+" for spaces)
+  const std::string start = "2+4+3+7+1+6+0+5+8", goal = "1+2+3+4+5+6+7+8+0";
+  const Reply info = get(cli, "/api/info");
+  REQUIRE(info.status == 200);
+  for (const auto& a : info.body["algorithms"]) {
+    const std::string alg = a["name"];
+    CAPTURE(alg);
+    const Reply r = get(cli, "/api/solve?start=" + start + "&goal=" + goal + "&algorithm=" + alg + "&trace=1");
+    REQUIRE(r.status == 200);
+    const json& j = r.body;
+    REQUIRE(j["solvable"] == true);
+    REQUIRE(j["optimal_length"] == 8);
+    REQUIRE(j["length"].is_number());
+    if (a["optimal"] == true) REQUIRE(j["length"] == 8);
+    // The path is legal and its moves and remaining distances fit it.
+    const auto& path = j["path"];
+    REQUIRE(path.size() == j["length"].get<std::size_t>() + 1);
+    REQUIRE(j["moves"].get<std::string>().size() + 1 == path.size());
+    REQUIRE(path.front() == json::parse("[2,4,3,7,1,6,0,5,8]"));
+    REQUIRE(path.back() == json::parse("[1,2,3,4,5,6,7,8,0]"));
+    REQUIRE(j["remaining"].size() == path.size());
+    REQUIRE(j["remaining"].back() == 0);
+    REQUIRE(j["remaining"].front() == 8);
+    // The trace: ids are indices, every expansion's children name it as parent, the solution
+    // ends at the goal.
+    const auto& data = j["data"];
+    if (j["trace_truncated"] == true) {  // dfs to depth 50 generates more than the 20000 recorded
+      REQUIRE(data.size() == 20000);
+      continue;
+    }
+    REQUIRE(data.size() >= j["generated"].get<std::size_t>());
+    for (std::size_t i = 0; i < data.size(); ++i) {
+      REQUIRE(data[i]["id"] == i);
+      REQUIRE(data[i]["f"] == data[i]["g"].get<int>() + data[i]["h"].get<int>());
+    }
+    REQUIRE(j["process"].size() == j["expanded"].get<std::size_t>());
+    for (const auto& e : j["process"])
+      for (const auto& c : e["children"]) REQUIRE(data[c.get<std::size_t>()]["parent"] == e["parent"]);
+    REQUIRE(j["solution"].size() == path.size());
+    REQUIRE(data[j["solution"].back().get<std::size_t>()]["state"] == path.back());
+  }
+  // Without trace=1 there is no tree.
+  const Reply plain = get(cli, "/api/solve?start=" + start);
+  REQUIRE(plain.body["length"] == 8);
+  REQUIRE_FALSE(plain.body.contains("data"));
+
+  // A budget stops a blind search on the hardest state cleanly; a trace limit truncates.
+  const Reply stopped = get(cli, "/api/solve?start=8+6+7+2+5+4+3+0+1&algorithm=bfs&max_nodes=1000");
+  REQUIRE(stopped.status == 200);
+  REQUIRE(stopped.body["stopped"] == "max-nodes");
+  REQUIRE(stopped.body["length"].is_null());
+  REQUIRE(stopped.body["expanded"] == 1000);
+  const Reply timed = get(cli, "/api/solve?start=8+6+7+2+5+4+3+0+1&algorithm=iddfs&depth_limit=40&max_seconds=0.2");
+  REQUIRE(timed.body["stopped"] == "max-seconds");
+  const Reply cut = get(cli, "/api/solve?start=8+6+7+2+5+4+3+0+1&algorithm=astar&trace=1&trace_limit=50");
+  REQUIRE(cut.body["length"] == 31);
+  REQUIRE(cut.body["data"].size() == 50);
+  REQUIRE(cut.body["trace_truncated"] == true);
+  // Unreachable pairs are answered without search.
+  const Reply un = get(cli, "/api/solve?start=1+2+3+4+5+6+8+7+0&trace=1");
+  REQUIRE(un.status == 200);
+  REQUIRE(un.body["solvable"] == false);
+  REQUIRE(un.body["length"].is_null());
+  // A 4x4 instance is searched (no table, so no optimal length).
+  const Reply big = get(cli, "/api/solve?board=4x4&start=1+2+3+4+5+6+7+8+9+10+11+12+13+14+0+15&algorithm=idastar");
+  REQUIRE(big.body["length"] == 1);
+  REQUIRE(big.body["optimal_length"].is_null());
+  REQUIRE(srv.stop() == 0);
+}
+
+TEST_CASE("serve: bad requests get a JSON error naming the parameter, and the server lives on", "[serve]") {
+  testing::TempDir dir;
+  Server srv(dir.path, {"--max-nodes", "100000", "--trace-limit", "1000"});
+  httplib::Client cli("127.0.0.1", srv.port());
+  cli.set_url_encode(false);  // the URLs here are already encoded ("+" for spaces)
+  const std::string ok = "start=2+4+3+7+1+6+0+5+8";
+  const std::vector<std::pair<std::string, std::string>> bad{
+      {"/api/query", "start"},
+      {"/api/query?start=", "start"},
+      {"/api/query?start=1+2+3+4+5+6+7+8", "start"},                 // wrong tile count
+      {"/api/query?start=1+1+3+4+5+6+7+8+0", "start"},               // duplicate
+      {"/api/query?start=1+2+3+4+5+6+7+8+x", "start"},               // unknown symbol
+      {"/api/query?start=1+2+3+4+5+6+7+8+9", "start"},               // out of range, no blank
+      {"/api/query?" + ok + "&goal=1+2+3", "goal"},
+      {"/api/query?" + ok + "&goal=1+2+3+4+5+6+7+7+0", "goal"},
+      {"/api/query?" + ok + "&board=3y3", "board"},
+      {"/api/query?" + ok + "&board=2x5", "start"},                  // 9 tiles on a 10-cell board
+      {"/api/query?" + ok + "&board=9x9", "board"},
+      {"/api/query?" + ok + "&sort=1", "sort"},                      // unknown parameter
+      {"/api/query?" + ok + "&start=1+2+3+4+5+6+7+8+0", "start"},    // given twice
+      {"/api/solve?" + ok + "&algorithm=quantum", "algorithm"},
+      {"/api/solve?" + ok + "&heuristic=psychic", "heuristic"},
+      {"/api/solve?" + ok + "&max_nodes=-5", "max_nodes"},
+      {"/api/solve?" + ok + "&max_nodes=100001", "max_nodes"},       // above the server's budget
+      {"/api/solve?" + ok + "&max_nodes=1e3", "max_nodes"},
+      {"/api/solve?" + ok + "&max_seconds=abc", "max_seconds"},
+      {"/api/solve?" + ok + "&max_seconds=1e9", "max_seconds"},
+      {"/api/solve?" + ok + "&weight=0.5", "weight"},
+      {"/api/solve?" + ok + "&depth_limit=99999", "depth_limit"},
+      {"/api/solve?" + ok + "&trace=yes", "trace"},
+      {"/api/solve?" + ok + "&trace_limit=1001", "trace_limit"},
+      {"/api/solve?board=5x5&start=1+2+3+4+5+6+7+8+9+10+11+12+13+14+15+16+17+18+19+20+21+22+23+24+0", "board"},
+      {"/api/stats?board=0x3", "board"},
+      {"/api/stats?goal=1+2", "goal"},
+      {"/api/random?board=3x3&goal=0+0+1+2+3+4+5+6+7", "goal"},
+      {"/api/info?x=1", "x"},
+  };
+  for (const auto& [path, param] : bad) {
+    CAPTURE(path);
+    const Reply r = get(cli, path);
+    REQUIRE(r.status == 400);
+    REQUIRE(r.body["param"] == param);
+    const std::string msg = r.body["error"];
+    REQUIRE(!msg.empty());
+    REQUIRE(msg.find('\n') == std::string::npos);
+  }
+  // No table for a big board that was never built: 404 naming the board, with the command to build it.
+  const Reply nt = get(cli, "/api/query?board=3x4&start=1+2+3+4+5+6+7+8+9+10+0+11");
+  REQUIRE(nt.status == 404);
+  REQUIRE(nt.body["param"] == "board");
+  REQUIRE(nt.body["error"].get<std::string>().find("tilespace build --board 3x4") != std::string::npos);
+  // Unknown endpoints, other methods, oversized requests.
+  REQUIRE(get(cli, "/api/nothing").status == 404);
+  REQUIRE(get(cli, "/no/such/file.js").status == 404);
+  auto post = cli.Post("/api/query", "start=1", "application/x-www-form-urlencoded");
+  REQUIRE(post);
+  REQUIRE(post->status == 405);
+  auto huge = cli.Post("/api/query", std::string(100000, 'x'), "text/plain");
+  REQUIRE(huge);
+  REQUIRE(huge->status == 413);
+  const Reply longuri = get(cli, "/api/query?start=" + std::string(9000, '1'));
+  REQUIRE(longuri.status == 414);
+
+  // Garbage and half requests on raw sockets: an HTTP error or a close, never a dead server.
+  const std::string garbage = raw(srv.port(), "GARBAGE\r\n\r\n");  // a 400, or a close
+  REQUIRE((garbage.empty() || garbage.find(" 400 ") != std::string::npos));
+  raw(srv.port(), "GET /api/query?start=1+2+3+4+5+6+7+8+0 HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nabc");
+  raw(srv.port(), "GET /api/query?start=%ZZ%00%ff HTTP/1.1\r\nHost: x\r\n\r\n");
+  raw(srv.port(), std::string("GET /\0\0\0 HTTP/1.1\r\n\r\n", 21));
+  raw(srv.port(), "");
+  std::mt19937_64 rng(5);
+  for (int i = 0; i < 50; ++i) {
+    std::string junk(static_cast<std::size_t>(rng() % 3000), '\0');
+    for (auto& ch : junk) ch = static_cast<char>(rng());
+    raw(srv.port(), (i % 2 ? "GET /api/solve?" : "") + junk);
+  }
+  REQUIRE(srv.alive());
+  REQUIRE(get(cli, "/api/query?" + ok).body["length"] == 8);
+  REQUIRE(srv.stop() == 0);
+}
+
+TEST_CASE("serve: concurrent clients all get right answers, and the viewer is served", "[serve]") {
+  testing::TempDir dir;
+  Server srv(dir.path);
+  const State goal = parse_state("1 2 3 4 5 6 7 8 0", std::nullopt);
+  const auto dist = testing::naive_bfs(goal);
+  std::atomic<int> wrong{0}, done{0};
+  std::vector<std::thread> clients;
+  for (int t = 0; t < 6; ++t) {
+    clients.emplace_back([&, t] {
+      httplib::Client cli("127.0.0.1", srv.port());
+      cli.set_url_encode(false);
+      std::mt19937_64 rng(100 + t);
+      for (int i = 0; i < 300; ++i) {
+        const State s = testing::random_state(goal.board, rng);
+        auto res = cli.Get(("/api/query?start=" + words(s)).c_str());
+        const auto it = dist.find(s.packed());
+        if (!res || res->status != 200) {
+          ++wrong;
+          continue;
+        }
+        const json j = json::parse(res->body);
+        if (it == dist.end() ? !j["length"].is_null() : j["length"] != it->second) ++wrong;
+        ++done;
+      }
+      // A few searches at the same time as the queries.
+      auto res = cli.Get("/api/solve?start=8+6+7+2+5+4+3+0+1&algorithm=astar&heuristic=linear-conflict");
+      if (!res || (res->status != 200 && res->status != 503)) ++wrong;
+      else if (res->status == 200 && json::parse(res->body)["length"] != 31) ++wrong;
+    });
+  }
+  for (auto& c : clients) c.join();
+  REQUIRE(wrong == 0);
+  REQUIRE(done == 1800);
+
+  // The viewer: the page, its script and d3, from the binary.
+  httplib::Client cli("127.0.0.1", srv.port());
+  cli.set_url_encode(false);  // the URLs here are already encoded ("+" for spaces)
+  auto page = cli.Get("/");
+  REQUIRE(page);
+  REQUIRE(page->status == 200);
+  REQUIRE(page->get_header_value("Content-Type").rfind("text/html", 0) == 0);
+  REQUIRE(page->body.find("/vendor/d3.min.js") != std::string::npos);
+  auto d3 = cli.Get("/vendor/d3.min.js");
+  REQUIRE(d3);
+  REQUIRE(d3->status == 200);
+  REQUIRE(d3->body.size() > 100000);
+  REQUIRE(d3->body.find("d3js.org") != std::string::npos);
+  REQUIRE(srv.stop() == 0);
+}
+
+TEST_CASE("cli: solve --trace writes the viewer's trace atomically, and refuses what it cannot trace", "[serve][cli]") {
+  testing::TempDir dir;
+  const auto file = (dir / "trace.json").string();
+  auto r = testing::run_cli("solve -a astar --heuristic manhattan --trace " + file + " '2 4 3 7 1 6 0 5 8'", dir.path);
+  REQUIRE(r.rc == 0);
+  const json j = json::parse(testing::read_file(file));
+  REQUIRE(j["length"] == 8);
+  REQUIRE(j["optimal_length"] == 8);
+  REQUIRE(j["remaining"].front() == 8);
+  REQUIRE(j["data"].size() == j["generated"].get<std::size_t>());
+  REQUIRE(j["process"].size() == j["expanded"].get<std::size_t>());
+  REQUIRE(j["solution"].size() == 9);
+  REQUIRE(j["moves"] == "URULDRDR");
+  std::size_t leftovers = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir.path)) leftovers += e.path().string().find(".tmp.") != std::string::npos;
+  REQUIRE(leftovers == 0);
+
+  r = testing::run_cli("solve -a bfs --trace " + file + " --trace-limit 10 '8 6 7 2 5 4 3 0 1'", dir.path);
+  REQUIRE(r.rc == 0);
+  REQUIRE(json::parse(testing::read_file(file))["data"].size() == 10);
+
+  r = testing::run_cli("solve --heuristic pdb:4-4 --trace " + file + " '2 4 3 7 1 6 0 5 8'", dir.path);
+  REQUIRE(r.rc == 2);
+  REQUIRE(r.err.find("--trace") != std::string::npos);
+  r = testing::run_cli("solve --batch - --trace " + file, dir.path, "2 4 3 7 1 6 0 5 8\n");
+  REQUIRE(r.rc == 2);
+  r = testing::run_cli("solve -a astar --trace " + (dir / "no/such/dir/t.json").string() + " '2 4 3 7 1 6 0 5 8'", dir.path);
+  REQUIRE(r.rc == 2);
+  REQUIRE(r.err.find("cannot write") != std::string::npos);
+}
+
+TEST_CASE("cli: serve refuses a bad port or a port in use with exit 2", "[serve][cli]") {
+  testing::TempDir dir;
+  auto r = testing::run_cli("serve --port 70000 --db " + dir.path.string(), dir.path);
+  REQUIRE(r.rc == 2);
+  Server srv(dir.path);
+  r = testing::run_cli("serve --port " + std::to_string(srv.port()) + " --db " + dir.path.string(), dir.path);
+  REQUIRE(r.rc == 2);
+  REQUIRE(r.err.find("cannot listen") != std::string::npos);
+  REQUIRE(srv.stop() == 0);
+}
