@@ -2,7 +2,8 @@
 # Developer entry point: installs the build dependencies, builds into build/ and runs a task.
 #
 #   tools/dev.sh demo   build, then build the 8-puzzle databases (every goal) and answer one query
-#   tools/dev.sh test   build, then run every test (ctest) and exit with its status
+#   tools/dev.sh test   build, then run every test (ctest, including the viewer in headless
+#                       Chromium) and exit with its status
 #
 # Works from any directory; everything happens in the repository root.
 set -euo pipefail
@@ -21,8 +22,12 @@ esac
 
 cd -P -- "$(dirname -- "${BASH_SOURCE[0]}")/.."
 
-# Debian packages the build needs.
-packages=(g++ cmake make pkg-config libtbb-dev libxxhash-dev catch2 libcli11-dev nlohmann-json3-dev)
+# Debian packages the build needs; the tests also drive the viewer in Debian's headless Chromium.
+packages=(g++ cmake make pkg-config libtbb-dev libxxhash-dev catch2 libcli11-dev nlohmann-json3-dev
+          libcpp-httplib-dev)
+[[ $task == test ]] && packages+=(chromium)
+# Node.js and npm install the viewer's npm packages (d3, playwright-core); any Node.js >= 18 will do.
+command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 
 install_missing() {
   if ! command -v dpkg-query >/dev/null 2>&1; then
@@ -51,6 +56,11 @@ install_missing() {
 }
 
 build() {
+  # The viewer's npm packages, exactly as locked (CMake embeds d3 into the binary).
+  if [[ ! -f tools/viewer/node_modules/.package-lock.json ]] ||
+     [[ tools/viewer/package-lock.json -nt tools/viewer/node_modules/.package-lock.json ]]; then
+    (cd tools/viewer && npm ci --no-audit --no-fund)
+  fi
   cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
   cmake --build build -j"$(nproc)"
 }
