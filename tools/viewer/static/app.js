@@ -878,7 +878,7 @@
     const CELL = 10, GX = 10, GY = 26;
     const CANVAS_MIN = 4000; // more nodes than this in one iteration: nodes and links go on a canvas under the svg
     let svg, viewport, linkPath, solPath, gNodes, gDetail, defs;
-    let playTimer = 0, detailRaf = 0, canvasRaf = 0;
+    let playTimer = 0, detailRaf = 0, canvasRaf = 0, canvasDrawn = false;
 
     function init() {
       if (svg) return;
@@ -1186,13 +1186,17 @@
     /** Canvas rendering for big iterations: only what is in view, nodes at least 2 px, links 1 px. */
     function drawCanvas() {
       const cv = $('tree-canvas');
+      if (!T.useCanvas && !canvasDrawn) return;
       const dpr = window.devicePixelRatio || 1;
       const W = cv.clientWidth, H = cv.clientHeight;
       if (cv.width !== Math.round(W * dpr) || cv.height !== Math.round(H * dpr)) { cv.width = Math.round(W * dpr); cv.height = Math.round(H * dpr); }
+      if (!T.useCanvas && !canvasDrawn) return; // never used: nothing to clear (and no 2d context to create)
       const ctx = cv.getContext('2d');
       ctx.setTransform(1, 0, 0, 1, 0, 0);
       ctx.clearRect(0, 0, cv.width, cv.height);
+      canvasDrawn = false;
       if (!T.useCanvas || !T.n || !T.t) return;
+      canvasDrawn = true;
       const { n, xs, ys, code, parentLocal, nodeW, nodeH } = T;
       const t = T.t, k = t.k;
       ctx.setTransform(dpr * k, 0, 0, dpr * k, dpr * t.x, dpr * t.y);
