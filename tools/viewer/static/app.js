@@ -1018,6 +1018,19 @@
           appear[li] = pl >= 0 && expand[pl] !== BIG ? expand[pl] : -1;
         }
       }
+      // Depth-first searches (expanded ids strictly increasing: each expansion is of the newest node) generate
+      // a node's children one by one between the expansions of its descendants; a node then appears just before
+      // the first expansion of a node generated after it, not with its parent's expansion.
+      let depthFirst = P.length > 1;
+      for (let j = 1; j < P.length && depthFirst; j++) if (!(P[j].parent > P[j - 1].parent)) depthFirst = false;
+      if (depthFirst) {
+        let j = 0;
+        for (let li = 0; li < n; li++) { // ids ascend with li
+          while (j < P.length && P[j].parent < ids[li]) j++;
+          if (j - 1 > appear[li]) appear[li] = j - 1;
+        }
+      }
+      T.depthFirst = depthFirst;
       // layout: d3.tree over a virtual root whose children are this iteration's roots
       const objs = ids.map((id, li) => ({ li, kids: null }));
       const vroot = { li: -1, kids: [] };
