@@ -24,10 +24,13 @@ std::size_t check_tree(const Trace& t, const Board& b) {
   std::vector<int> child_of(nodes.size(), 0);
   std::size_t roots = 0;
   std::vector<int> expanded(nodes.size(), 0);
-  for (const auto& e : t.expansions()) {
+  std::vector<std::size_t> expansion_of(nodes.size(), 0);
+  for (std::size_t k = 0; k < t.expansions().size(); ++k) {
+    const auto& e = t.expansions()[k];
     REQUIRE(e.parent < nodes.size());
     REQUIRE(!nodes[e.parent].dup);  // duplicates are never expanded
     ++expanded[e.parent];
+    expansion_of[e.parent] = k;
   }
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     REQUIRE(expanded[i] <= 1);  // a tree node is expanded at most once
@@ -39,6 +42,9 @@ std::size_t check_tree(const Trace& t, const Board& b) {
     }
     REQUIRE(p < i);                 // parents come first
     REQUIRE(expanded[p] == 1);      // and were expanded (before their children were generated)
+    REQUIRE(nodes[i].expansion < t.expansions().size());
+    REQUIRE(t.expansions()[nodes[i].expansion].parent <= i);
+    REQUIRE(nodes[i].expansion >= expansion_of[p]);  // during or after the parent's expansion
     REQUIRE(nodes[i].g == nodes[p].g + 1);
     const State ps = State::unpack(b, nodes[p].packed), cs = State::unpack(b, nodes[i].packed);
     REQUIRE(ps.moved(cs.blank) == cs);  // one move away

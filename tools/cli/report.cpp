@@ -40,6 +40,7 @@ void add_trace_json(json& j, const search::Trace& t, const Board& board) {
     json node{{"id", i}, {"state", tiles_json(State::unpack(board, n.packed))}, {"g", n.g}, {"h", n.h},
               {"f", n.g + n.h}};
     node["parent"] = n.parent == search::Trace::kNone ? json(nullptr) : json(n.parent);
+    node["step"] = n.expansion == search::Trace::kNone ? json(nullptr) : json(n.expansion);
     if (n.dup) node["dup"] = true;
     data.push_back(std::move(node));
   }

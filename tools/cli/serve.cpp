@@ -172,6 +172,11 @@ class Service {
   // The table for goals on `b` with the blank on `blank`: from memory or disk, built when small;
   // null when the board cannot have one or its file was never built.
   const DistanceTable* table(const Board& b, int blank) {
+    const int key = (b.width() * 64 + b.height()) * 64 + blank;
+    {
+      std::lock_guard lock(store_mu_);
+      if (const auto it = loaded_.find(key); it != loaded_.end()) return it->second;
+    }
     if (!is_packed(b)) return nullptr;
     try {
       DistanceTable::check_fits(b);
@@ -181,7 +186,9 @@ class Service {
     std::lock_guard lock(store_mu_);
     std::error_code ec;
     if (b.cells() > kBuildOnDemandCells && !std::filesystem::exists(store_.path_for(b, blank), ec)) return nullptr;
-    return &store_.table(b, blank);
+    const DistanceTable* t = &store_.table(b, blank);
+    loaded_.emplace(key, t);
+    return t;
   }
   const DistanceTable& need_table(const State& goal) {
     if (const DistanceTable* t = table(goal.board, goal.blank)) return *t;
@@ -333,6 +340,7 @@ class Service {
   ServeFlags flags_;
   std::mutex store_mu_;
   TableStore store_;
+  std::map<int, const DistanceTable*> loaded_;  // by board and blank cell: what store_ holds
   std::counting_semaphore<4096> solves_;
   std::uint64_t max_bytes_;
   std::mutex cache_mu_;
@@ -456,11 +464,12 @@ int cmd_serve(Common& c, const ServeFlags& f) {
     ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
   });
 
+  // Routes are tried in order (each a regex match): the hot one first.
+  svr.Get("/api/query", endpoint([&](const httplib::Request& req) { return service.query(req); }));
   svr.Get("/api/info", endpoint([&](const httplib::Request& req) {
     const Params p(req, {});
     return service.info();
   }));
-  svr.Get("/api/query", endpoint([&](const httplib::Request& req) { return service.query(req); }));
   svr.Get("/api/solve", endpoint([&](const httplib::Request& req) { return service.solve(req); }));
   svr.Get("/api/stats", endpoint([&](const httplib::Request& req) { return service.stats(req); }));
   svr.Get("/api/random", endpoint([&](const httplib::Request& req) { return service.random(req); }));
@@ -476,6 +485,20 @@ int cmd_serve(Common& c, const ServeFlags& f) {
   svr.Patch(R"(/.*)", not_allowed);
   svr.Delete(R"(/.*)", not_allowed);
   mount_viewer(svr, f);
+  // Compression: cpp-httplib compresses text responses per request, with brotli at its highest
+  // quality when the client offers it (0.5 s for d3, seconds for a large trace). Keep gzip for
+  // the API's JSON (cheap, worth it off loopback) and send the viewer's files as they are.
+  svr.set_pre_routing_handler([](const httplib::Request& creq, httplib::Response&) {
+    auto& req = const_cast<httplib::Request&>(creq);  // the server's own, non-const request object
+    const auto it = req.headers.find("Accept-Encoding");
+    if (it != req.headers.end()) {
+      const bool api = req.path.rfind("/api/", 0) == 0;
+      const bool gzip = api && it->second.find("gzip") != std::string::npos;
+      req.headers.erase("Accept-Encoding");
+      if (gzip) req.headers.emplace("Accept-Encoding", "gzip");
+    }
+    return httplib::Server::HandlerResponse::Unhandled;
+  });
   svr.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
     if (!res.body.empty()) return;
     const int st = res.status;

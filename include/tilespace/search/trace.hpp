@@ -24,7 +24,8 @@ class Trace {
 
   struct Node {
     std::uint64_t packed;
-    std::uint32_t parent;  // kNone for a root
+    std::uint32_t parent;     // kNone for a root
+    std::uint32_t expansion;  // the expansion during which it was generated (kNone for a root)
     std::uint16_t g, h;
     bool dup;
   };
@@ -42,7 +43,8 @@ class Trace {
       truncated_ = true;
       return kNone;
     }
-    nodes_.push_back({packed, parent, static_cast<std::uint16_t>(g), static_cast<std::uint16_t>(h < 0 ? 0 : h), dup});
+    const auto during = parent == kNone || expansions_.empty() ? kNone : static_cast<std::uint32_t>(expansions_.size() - 1);
+    nodes_.push_back({packed, parent, during, static_cast<std::uint16_t>(g), static_cast<std::uint16_t>(h < 0 ? 0 : h), dup});
     return static_cast<std::uint32_t>(nodes_.size() - 1);
   }
   // A new root (the start of a search or of an iteration); kNone once full.
