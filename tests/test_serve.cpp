@@ -404,8 +404,8 @@ TEST_CASE("serve: concurrent clients all get right answers, and the viewer is se
   auto d3 = cli.Get("/vendor/d3.min.js");
   REQUIRE(d3);
   REQUIRE(d3->status == 200);
-  REQUIRE(d3->body.size() > 100000);
-  REQUIRE(d3->body.find("d3js.org") != std::string::npos);
+  REQUIRE(d3->body.size() > 20000);
+  REQUIRE(d3->body.rfind("var d3=", 0) == 0);  // the build's bundle of tools/viewer/d3-entry.js
   REQUIRE(srv.stop() == 0);
 }
 
