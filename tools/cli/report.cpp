@@ -32,6 +32,19 @@ json path_json(const search::Result& r) {
   return pj;
 }
 
+json solve_json(const State& s, const State& goal, const std::string& algorithm, const std::string& heuristic,
+                const search::Result& r, const DistanceTable* t) {
+  json j = result_json(s, goal, algorithm, heuristic, r);
+  j["path"] = path_json(r);
+  j["optimal_length"] = t && solvable(s, goal) ? json(t->distance(s, goal).value_or(-1)) : json(nullptr);
+  if (t && !r.path.empty()) {
+    json rem = json::array();
+    for (const auto& st : r.path) rem.push_back(t->distance(st, goal).value_or(-1));
+    j["remaining"] = std::move(rem);
+  }
+  return j;
+}
+
 void add_trace_json(json& j, const search::Trace& t, const Board& board) {
   const auto& nodes = t.nodes();
   json data = json::array();

@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "tilespace/distance_table.hpp"
 #include "tilespace/search/result.hpp"
 #include "tilespace/search/trace.hpp"
 #include "tilespace/state.hpp"
@@ -20,6 +21,11 @@ nlohmann::json result_json(const State& start, const State& goal, const std::str
 
 // The path as a list of states (start .. goal).
 nlohmann::json path_json(const search::Result& r);
+
+// result_json plus the path, and with the goal's table (may be null) optimal_length and
+// remaining (the exact distance of every path state): the answer of `solve --trace` and /api/solve.
+nlohmann::json solve_json(const State& start, const State& goal, const std::string& algorithm,
+                          const std::string& heuristic, const search::Result& r, const DistanceTable* table);
 
 // Adds the trace to `j`: data [{id, state, g, h, f, parent, dup?}], process [{parent, children,
 // iteration}], solution [ids], trace_truncated, trace_limit.

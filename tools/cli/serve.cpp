@@ -278,14 +278,7 @@ class Service {
     }
     solves_.release();
 
-    json j = result_json(s, pr.goal, o.algorithm, alg->uses_heuristic ? o.heuristic : "", r);
-    j["path"] = path_json(r);
-    j["optimal_length"] = t ? json(t->distance(s, pr.goal).value_or(-1)) : json(nullptr);
-    if (t) {
-      json rem = json::array();
-      for (const auto& st : r.path) rem.push_back(t->distance(st, pr.goal).value_or(-1));
-      j["remaining"] = std::move(rem);
-    }
+    json j = solve_json(s, pr.goal, o.algorithm, alg->uses_heuristic ? o.heuristic : "", r, t);
     if (trace) add_trace_json(j, *trace, s.board);
     return j;
   }

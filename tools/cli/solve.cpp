@@ -382,17 +382,10 @@ int cmd_solve(Common& c, const std::string& start_arg, const SolveFlags& f) {
   }
   const search::Result r = search::solve(s, p.goal, o);
   if (trace) {
-    json j = result_json(s, p.goal, o.algorithm, alg->uses_heuristic ? o.heuristic : "", r);
-    j["path"] = path_json(r);
     // Exact distances along the path when the goal's table is at hand (built, or small to build).
     const DistanceTable* t = o.table;
     if (!t && solvable(s, p.goal) && s.board.cells() <= 10) t = &store.table(p.goal.board, p.goal.blank);
-    j["optimal_length"] = t ? json(t->distance(s, p.goal).value_or(-1)) : json(nullptr);
-    if (t) {
-      json rem = json::array();
-      for (const auto& st : r.path) rem.push_back(t->distance(st, p.goal).value_or(-1));
-      j["remaining"] = std::move(rem);
-    }
+    json j = solve_json(s, p.goal, o.algorithm, alg->uses_heuristic ? o.heuristic : "", r, t);
     add_trace_json(j, *trace, s.board);
     write_file_atomic(f.trace, j.dump());
   }
