@@ -194,18 +194,19 @@ namespace detail {
 // Depth-first search below `path.back()` to `limit` moves; cycle check on the current path.
 // Returns true when the goal is found (path then ends with it), false otherwise; sets
 // r.stopped when a limit is hit.
-// `tr`/`tid`: the trace and this node's id in it (may be null / kNone).
-inline bool dfs(const Domain& d, std::vector<std::uint64_t>& path, int blank, int limit, Result& r, Budget& budget,
-                Trace* tr, std::uint32_t tid) {
+// `tr`/`tid`: the trace and this node's id in it (kTraced only: untraced runs compile without it).
+template <bool kTraced>
+bool dfs(const Domain& d, std::vector<std::uint64_t>& path, int blank, int limit, Result& r, Budget& budget,
+         Trace* tr, std::uint32_t tid) {
   const std::uint64_t p = path.back();
   if (p == d.goal_packed) {
-    if (tr) tr->solved_at(tid);
+    if constexpr (kTraced) tr->solved_at(tid);
     return true;
   }
   if (static_cast<int>(path.size()) - 1 >= limit) return false;
   if (!budget.step(r, path.capacity() * sizeof(std::uint64_t))) return false;
   ++r.expanded;
-  if (tr) tr->expand(tid);
+  if constexpr (kTraced) tr->expand(tid);
   const int g = static_cast<int>(path.size());  // of the children
   const auto& nb = d.board.neighbours(blank);
   for (int k = 0; k < nb.count; ++k) {
@@ -213,15 +214,23 @@ inline bool dfs(const Domain& d, std::vector<std::uint64_t>& path, int blank, in
     ++r.generated;
     bool on_path = false;  // no early exit: the compiler vectorises the scan
     for (const std::uint64_t x : path) on_path |= x == q;
-    const std::uint32_t cid = tr ? tr->node(q, tid, g, 0, on_path) : Trace::kNone;
+    std::uint32_t cid = Trace::kNone;
+    if constexpr (kTraced) cid = tr->node(q, tid, g, 0, on_path);
     if (on_path) continue;
     path.push_back(q);
     r.peak_open = std::max<std::uint64_t>(r.peak_open, path.size());
-    if (dfs(d, path, nb.cell[k], limit, r, budget, tr, cid)) return true;
+    if (dfs<kTraced>(d, path, nb.cell[k], limit, r, budget, tr, cid)) return true;
     path.pop_back();
     if (r.stopped != Stop::None) return false;
   }
   return false;
+}
+
+// dfs from the root, traced or not.
+inline bool dfs_root(const Domain& d, std::vector<std::uint64_t>& path, int blank, int limit, Result& r,
+                     Budget& budget, Trace* tr) {
+  if (tr) return dfs<true>(d, path, blank, limit, r, budget, tr, tr->root(path.back(), 0));
+  return dfs<false>(d, path, blank, limit, r, budget, nullptr, Trace::kNone);
 }
 
 inline void finish_dfs(const Domain& d, const std::vector<std::uint64_t>& path, Result& r) {
@@ -238,8 +247,7 @@ inline Result depth_limited(const Domain& d, const State& start, int limit, cons
   std::vector<std::uint64_t> path{start.packed()};
   path.reserve(static_cast<std::size_t>(limit) + 1);
   r.generated = 1;
-  const std::uint32_t root = tr ? tr->root(start.packed(), 0) : Trace::kNone;
-  if (detail::dfs(d, path, start.blank, limit, r, budget, tr, root)) detail::finish_dfs(d, path, r);
+  if (detail::dfs_root(d, path, start.blank, limit, r, budget, tr)) detail::finish_dfs(d, path, r);
   r.seconds = budget.elapsed();
   return r;
 }
@@ -254,8 +262,7 @@ inline Result iterative_deepening(const Domain& d, const State& start, int max_l
   for (int limit = 0; limit <= max_limit && r.stopped == Stop::None; ++limit) {
     path.assign(1, start.packed());
     if (tr && limit > 0) tr->next_iteration();
-    const std::uint32_t root = tr ? tr->root(start.packed(), 0) : Trace::kNone;
-    if (detail::dfs(d, path, start.blank, limit, r, budget, tr, root)) {
+    if (detail::dfs_root(d, path, start.blank, limit, r, budget, tr)) {
       detail::finish_dfs(d, path, r);
       break;
     }
@@ -273,6 +280,12 @@ class BestFirst {
   BestFirst(const Domain& d, const H& h, int wg, int wh) : d_(d), h_(h), wg_(wg), wh_(wh) {}
 
   Result run(const State& start, const Limits& limits, Trace* tr = nullptr) {
+    return tr ? run_impl<true>(start, limits, tr) : run_impl<false>(start, limits, nullptr);
+  }
+
+ private:
+  template <bool kTraced>
+  Result run_impl(const State& start, const Limits& limits, Trace* tr) {
     Result r;
     Budget budget(limits);
     nodes_.clear();
@@ -285,7 +298,7 @@ class BestFirst {
     nodes_.push_back({s, NodeMap::kAbsent, 0, static_cast<std::uint8_t>(start.blank), 0});
     hval_.push_back(static_cast<std::uint32_t>(h_.eval(s, start.blank)));
     seen_.insert(s, 0);
-    if (tr) tid_.assign(1, tr->root(s, static_cast<int>(hval_[0])));
+    if constexpr (kTraced) tid_.assign(1, tr->root(s, static_cast<int>(hval_[0])));
     min_key_ = key(0);
     push(0);
     r.generated = 1;
@@ -298,7 +311,7 @@ class BestFirst {
       if (n.closed || n.g != e.g) continue;  // stale entry
       if (n.packed == d_.goal_packed) {
         detail::path_from(d_, nodes_, e.node, r);
-        if (tr) tr->solved_at(tid_[e.node]);
+        if constexpr (kTraced) tr->solved_at(tid_[e.node]);
         break;
       }
       peak_open_bytes = std::max(peak_open_bytes, open_size_ * sizeof(Entry));
@@ -309,8 +322,11 @@ class BestFirst {
       const Node cur = n;
       const int hcur = static_cast<int>(hval_[e.node]);
       const int back = cur.parent != NodeMap::kAbsent ? nodes_[cur.parent].blank : -1;
-      const std::uint32_t tcur = tr ? tid_[e.node] : Trace::kNone;
-      if (tr) tr->expand(tcur);
+      std::uint32_t tcur = Trace::kNone;
+      if constexpr (kTraced) {
+        tcur = tid_[e.node];
+        tr->expand(tcur);
+      }
       const auto& nb = d_.board.neighbours(cur.blank);
       for (int k = 0; k < nb.count; ++k) {
         const int to = nb.cell[k];
@@ -324,15 +340,15 @@ class BestFirst {
           nodes_.push_back({p, e.node, g, static_cast<std::uint8_t>(to), 0});
           const int tile = Domain::tile_at(cur.packed, to);
           hval_.push_back(static_cast<std::uint32_t>(h_.update(hcur, p, to, tile, to, cur.blank)));
-          if (tr) tid_.push_back(tr->node(p, tcur, g, static_cast<int>(hval_.back())));
+          if constexpr (kTraced) tid_.push_back(tr->node(p, tcur, g, static_cast<int>(hval_.back())));
           push(idx);
         } else if (wg_ > 0 && g < nodes_[at].g) {  // a cheaper path: (re)open it
           nodes_[at].g = g;
           nodes_[at].parent = e.node;
           nodes_[at].closed = 0;
-          if (tr) tid_[at] = tr->node(p, tcur, g, static_cast<int>(hval_[at]));
+          if constexpr (kTraced) tid_[at] = tr->node(p, tcur, g, static_cast<int>(hval_[at]));
           push(at);
-        } else if (tr) {
+        } else if constexpr (kTraced) {
           tr->node(p, tcur, g, static_cast<int>(hval_[at]), true);
         }
       }
@@ -343,7 +359,6 @@ class BestFirst {
     return r;
   }
 
- private:
   struct Entry {
     std::uint32_t node;
     std::uint16_t g;
@@ -386,13 +401,13 @@ namespace detail {
 // The IDA* recursion. The path is kept as the blank's cells (a move is the blank's new cell), so a
 // node costs one packed-word update and one heuristic update; limits are checked every 4096
 // expansions, outside the hot path.
-template <class H>
+template <class H, bool kTraced>
 struct IdaStar {
   const Domain& d;
   const H& h;
   Result& r;
   Budget& budget;
-  Trace* tr;                         // null unless tracing
+  Trace* tr;                         // used only when kTraced
   std::vector<std::uint8_t> blanks;  // blanks[k]: the blank's cell after k moves
   int bound = 0;
   int next_bound = 0;
@@ -408,7 +423,7 @@ struct IdaStar {
       return false;
     }
     if (p == d.goal_packed) {
-      if (tr) tr->solved_at(tid);
+      if constexpr (kTraced) tr->solved_at(tid);
       return true;
     }
     if ((++expanded & 4095) == 0) {
@@ -418,7 +433,7 @@ struct IdaStar {
         return false;
       }
     }
-    if (tr) tr->expand(tid);
+    if constexpr (kTraced) tr->expand(tid);
     const auto& nb = d.board.neighbours(blank);
     for (int k = 0; k < nb.count; ++k) {
       const int to = nb.cell[k];
@@ -428,7 +443,8 @@ struct IdaStar {
       ++generated;
       blanks[static_cast<std::size_t>(g) + 1] = static_cast<std::uint8_t>(to);
       const int hq = h.update(hv, q, to, tile, to, blank);
-      const std::uint32_t cid = tr ? tr->node(q, tid, g + 1, hq) : Trace::kNone;
+      std::uint32_t cid = Trace::kNone;
+      if constexpr (kTraced) cid = tr->node(q, tid, g + 1, hq);
       if (search(q, to, blank, g + 1, hq, cid)) return true;
       if (stop) return false;
     }
@@ -438,11 +454,13 @@ struct IdaStar {
 
 }  // namespace detail
 
-template <class H>
-Result ida_star(const Domain& d, const H& h, const State& start, const Limits& limits, Trace* tr = nullptr) {
+namespace detail {
+
+template <class H, bool kTraced>
+Result ida_star(const Domain& d, const H& h, const State& start, const Limits& limits, Trace* tr) {
   Result r;
   Budget budget(limits);
-  detail::IdaStar<H> ida{d, h, r, budget, tr, {}, 0, 0};
+  detail::IdaStar<H, kTraced> ida{d, h, r, budget, tr, {}, 0, 0};
   const std::uint64_t s = start.packed();
   const int h0 = h.eval(s, start.blank);
   ida.bound = h0;
@@ -451,8 +469,11 @@ Result ida_star(const Domain& d, const H& h, const State& start, const Limits& l
     ida.blanks.assign(static_cast<std::size_t>(ida.bound) + 2, 0);
     ida.blanks[0] = static_cast<std::uint8_t>(start.blank);
     ida.next_bound = kNoBound;
-    if (tr && ida.bound > h0) tr->next_iteration();
-    const std::uint32_t root = tr ? tr->root(s, h0) : Trace::kNone;
+    std::uint32_t root = Trace::kNone;
+    if constexpr (kTraced) {
+      if (ida.bound > h0) tr->next_iteration();
+      root = tr->root(s, h0);
+    }
     if (ida.search(s, start.blank, -1, 0, h0, root)) {
       State cur = start;
       r.path.push_back(cur);
@@ -474,6 +495,14 @@ Result ida_star(const Domain& d, const H& h, const State& start, const Limits& l
   r.peak_bytes = std::max<std::uint64_t>(r.peak_bytes, ida.blanks.capacity());
   r.seconds = budget.elapsed();
   return r;
+}
+
+}  // namespace detail
+
+// Untraced runs compile without the trace (a separate instantiation).
+template <class H>
+Result ida_star(const Domain& d, const H& h, const State& start, const Limits& limits, Trace* tr = nullptr) {
+  return tr ? detail::ida_star<H, true>(d, h, start, limits, tr) : detail::ida_star<H, false>(d, h, start, limits, nullptr);
 }
 
 }  // namespace tilespace::search
