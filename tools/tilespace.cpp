@@ -72,7 +72,9 @@ int main(int argc, char** argv) {
 
   ServeFlags vf;
   auto* serve = app.add_subcommand("serve", "HTTP query service and web viewer (API: tools/viewer/API.md)");
-  add_common(serve, c, false, false);
+  serve->add_option("--db", c.db, "Folder of the databases")->capture_default_str();
+  serve->add_option("--threads", c.threads, "Threads for table builds (0: all cores)")->check(CLI::Range(0, 1024));
+  serve->add_flag("--progress", c.progress, "Report each BFS layer of a table build on stderr");
   serve->add_option("--host", vf.host, "Address to listen on")->capture_default_str();
   serve->add_option("--port", vf.port, "Port (0: any free port; the first stdout line tells)")->capture_default_str();
   serve->add_option("--static", vf.static_dir, "Serve the viewer from this folder instead of the built-in copy");
