@@ -406,6 +406,17 @@ TEST_CASE("serve: concurrent clients all get right answers, and the viewer is se
   REQUIRE(d3->status == 200);
   REQUIRE(d3->body.size() > 20000);
   REQUIRE(d3->body.rfind("var d3=", 0) == 0);  // the build's bundle of tools/viewer/d3-entry.js
+  // No per-request brotli (seconds for a big trace): files go as they are, the API at most gzipped.
+  cli.set_decompress(false);
+  const httplib::Headers offer{{"Accept-Encoding", "gzip, deflate, br"}};
+  auto d3br = cli.Get("/vendor/d3.min.js", offer);
+  REQUIRE(d3br);
+  REQUIRE(d3br->get_header_value("Content-Encoding").empty());
+  REQUIRE(d3br->body == d3->body);
+  auto apibr = cli.Get("/api/stats?board=3x3", offer);
+  REQUIRE(apibr);
+  REQUIRE(apibr->status == 200);
+  REQUIRE(apibr->get_header_value("Content-Encoding") != "br");
   REQUIRE(srv.stop() == 0);
 }
 
