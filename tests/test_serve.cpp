@@ -206,7 +206,7 @@ TEST_CASE("serve: query, stats and random agree with an independent BFS and the 
 
 TEST_CASE("serve: solve returns optimal paths and the search tree, within the request's budget", "[serve]") {
   testing::TempDir dir;
-  Server srv(dir.path);
+  Server srv(dir.path, {"--max-nodes", "2000000000"});  // so that max_seconds below is what stops iddfs
   httplib::Client cli("127.0.0.1", srv.port());
   cli.set_url_encode(false);  // the URLs here are already encoded ("+" for spaces)
   const std::string start = "2+4+3+7+1+6+0+5+8", goal = "1+2+3+4+5+6+7+8+0";
