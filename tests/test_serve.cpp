@@ -329,6 +329,11 @@ TEST_CASE("serve: bad requests get a JSON error naming the parameter, and the se
   REQUIRE(nt.status == 404);
   REQUIRE(nt.body["param"] == "board");
   REQUIRE(nt.body["error"].get<std::string>().find("tilespace build --board 3x4") != std::string::npos);
+  // A board whose table cannot exist says so (and does not suggest building it).
+  const Reply big = get(cli, "/api/query?board=4x4&start=1+2+3+4+5+6+7+8+9+10+11+12+13+14+0+15");
+  REQUIRE(big.status == 404);
+  REQUIRE(big.body["param"] == "board");
+  REQUIRE(big.body["error"].get<std::string>().find("tilespace build") == std::string::npos);
   // Unknown endpoints, other methods, oversized requests.
   REQUIRE(get(cli, "/api/nothing").status == 404);
   REQUIRE(get(cli, "/no/such/file.js").status == 404);

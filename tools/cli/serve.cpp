@@ -192,6 +192,14 @@ class Service {
   }
   const DistanceTable& need_table(const State& goal) {
     if (const DistanceTable* t = table(goal.board, goal.blank)) return *t;
+    if (is_packed(goal.board)) {
+      try {
+        DistanceTable::check_fits(goal.board);
+      } catch (const ResourceError& e) {  // e.g. 4x4: no table can exist on this machine
+        throw HttpError(404, "board", "no distance table for " + goal.board.name() + ": " + e.what() +
+                                          " (/api/solve searches it instead)");
+      }
+    }
     throw HttpError(404, "board",
                     "no distance table for " + goal.board.name() + " with this goal" +
                         (is_packed(goal.board) ? "; build it with: tilespace build --board " + goal.board.name() +
