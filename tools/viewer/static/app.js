@@ -1465,6 +1465,17 @@
       clearCompare('Press “Compare all” to run every algorithm on this instance.');
       instanceChanged();
     });
+    // A link or an edited address (#board=…&start=…&goal=…) sets the instance without a reload.
+    window.addEventListener('hashchange', () => {
+      const before = instKey(S.board.name, S.start, S.goal);
+      loadHash();
+      if (instKey(S.board.name, S.start, S.goal) === before) return;
+      stopAnim();
+      ensureBoardOption(S.board.name);
+      updateBoardNote();
+      writeFields();
+      instanceChanged();
+    });
     const onType = debounce(() => instanceChanged(), 250);
     $('start-input').addEventListener('input', onType);
     $('goal-input').addEventListener('input', onType);
