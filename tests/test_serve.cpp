@@ -466,3 +466,29 @@ TEST_CASE("cli: serve refuses a bad port or a port in use with exit 2", "[serve]
   REQUIRE(r.err.find("cannot listen") != std::string::npos);
   REQUIRE(srv.stop() == 0);
 }
+
+TEST_CASE("serve: searches beyond --max-solves get 503 while queries go on", "[serve]") {
+  testing::TempDir dir;
+  Server srv(dir.path, {"--max-solves", "1", "--max-nodes", "2000000000"});
+  std::atomic<int> first_status{0};
+  std::thread slow([&] {  // holds the only search slot for 4 s
+    httplib::Client cli("127.0.0.1", srv.port());
+    cli.set_url_encode(false);
+    cli.set_read_timeout(30, 0);
+    auto res = cli.Get("/api/solve?start=8+6+7+2+5+4+3+0+1&algorithm=iddfs&depth_limit=40&max_seconds=4");
+    first_status = res ? res->status : -1;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  httplib::Client cli("127.0.0.1", srv.port());
+  cli.set_url_encode(false);
+  const auto t0 = std::chrono::steady_clock::now();
+  REQUIRE(get(cli, "/api/query?start=2+4+3+7+1+6+0+5+8").body["length"] == 8);  // not queued behind the search
+  REQUIRE(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(1));
+  const Reply busy = get(cli, "/api/solve?start=2+4+3+7+1+6+0+5+8");
+  REQUIRE(busy.status == 503);
+  REQUIRE(busy.body["error"].get<std::string>().rfind("busy", 0) == 0);
+  slow.join();
+  REQUIRE(first_status == 200);
+  REQUIRE(get(cli, "/api/solve?start=2+4+3+7+1+6+0+5+8").body["length"] == 8);  // the slot is free again
+  REQUIRE(srv.stop() == 0);
+}
