@@ -10,6 +10,11 @@ std::filesystem::path TableStore::path_for(const Board& board, int goal_blank) c
   return options_.dir / (board.name() + "-" + canonical_goal(board, goal_blank).compact() + ".tsdb");
 }
 
+const DistanceTable* TableStore::loaded(const Board& board, int goal_blank) const noexcept {
+  const auto it = tables_.find(key(board, goal_blank));
+  return it == tables_.end() ? nullptr : it->second.get();
+}
+
 const DistanceTable& TableStore::table(const Board& board, int goal_blank) {
   if (auto it = tables_.find(key(board, goal_blank)); it != tables_.end()) return *it->second;
   const auto path = path_for(board, goal_blank);

@@ -60,6 +60,14 @@ std::unordered_map<std::uint64_t, int> naive_bfs(const tilespace::State& goal) {
   return dist;
 }
 
+tilespace::State random_walk(tilespace::State s, int steps, std::mt19937_64& rng) {
+  for (int i = 0; i < steps; ++i) {
+    const auto& nb = s.board.neighbours(s.blank);
+    s = s.moved(nb.cell[std::uniform_int_distribution<int>(0, nb.count - 1)(rng)]);
+  }
+  return s;
+}
+
 tilespace::State random_state(const tilespace::Board& board, std::mt19937_64& rng) {
   tilespace::State s{board, {}, 0};
   for (int c = 0; c < board.cells(); ++c) s.tiles[c] = static_cast<std::uint8_t>(c);

@@ -36,6 +36,9 @@ std::unordered_map<std::uint64_t, int> naive_bfs(const tilespace::State& goal);
 // A uniformly random permutation of the board's tiles (reachable from a given goal or not).
 tilespace::State random_state(const tilespace::Board& board, std::mt19937_64& rng);
 
+// `steps` random moves of the blank from `s` (reversals allowed): a state reachable from `s`.
+tilespace::State random_walk(tilespace::State s, int steps, std::mt19937_64& rng);
+
 void write_file(const std::filesystem::path& p, const std::string& text);
 std::string read_file(const std::filesystem::path& p);
 

@@ -15,6 +15,7 @@
 #include <httplib.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <fstream>
@@ -105,12 +106,10 @@ Reply get(httplib::Client& cli, const std::string& path) {
   return r;
 }
 
+// The state as a URL parameter value ("2+4+3+...").
 std::string words(const State& s) {
-  std::string t;
-  for (int i = 0; i < s.cells(); ++i) {
-    if (i) t += "+";
-    t += std::to_string(s.tiles[i]);
-  }
+  std::string t = s.to_string();
+  std::replace(t.begin(), t.end(), ' ', '+');
   return t;
 }
 

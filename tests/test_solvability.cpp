@@ -205,12 +205,7 @@ TEST_CASE("solvable on larger boards: random walks and swaps", "[solvable]") {
     INFO("board " << b.name());
     for (int k = 0; k < 50; ++k) {
       const State goal = testing::random_state(b, rng);
-      State s = goal;
-      const int steps = std::uniform_int_distribution<int>(0, 500)(rng);
-      for (int i = 0; i < steps; ++i) {
-        const auto& nb = s.board.neighbours(s.blank);
-        s = s.moved(nb.cell[std::uniform_int_distribution<int>(0, nb.count - 1)(rng)]);
-      }
+      const State s = testing::random_walk(goal, std::uniform_int_distribution<int>(0, 500)(rng), rng);
       INFO("goal " << goal.to_string() << " start " << s.to_string());
       CHECK(solvable(s, goal));
       CHECK(solvable(goal, s));
@@ -287,12 +282,7 @@ TEST_CASE("solvable on 5x5 and 4x5 and 5x4 against random walks and swaps and an
     INFO("board " << b.name());
     for (int k = 0; k < 200; ++k) {
       const State goal = testing::random_state(b, rng);
-      State s = goal;
-      const int steps = std::uniform_int_distribution<int>(0, 500)(rng);
-      for (int i = 0; i < steps; ++i) {
-        const auto& nb = s.board.neighbours(s.blank);
-        s = s.moved(nb.cell[std::uniform_int_distribution<int>(0, nb.count - 1)(rng)]);
-      }
+      const State s = testing::random_walk(goal, std::uniform_int_distribution<int>(0, 500)(rng), rng);
       INFO("goal " << goal.to_string() << " start " << s.to_string());
       CHECK(solvable(s, goal));
       CHECK(solvable(goal, s));

@@ -33,6 +33,9 @@ class TableStore {
   // ResourceError if a build does not fit.
   const DistanceTable& table(const Board& board, int goal_blank);
 
+  // The table if it is already in memory (nothing is loaded or built), else null.
+  const DistanceTable* loaded(const Board& board, int goal_blank) const noexcept;
+
   // Builds and saves the table even if a file exists (replacing it atomically).
   const DistanceTable& build(const Board& board, int goal_blank);
 

@@ -152,43 +152,29 @@ Pair parse_pair(const Params& p, bool need_start) {
   return r;
 }
 
-std::string goal_text(const State& g) {
-  std::string t;
-  for (int i = 0; i < g.cells(); ++i) {
-    if (i) t += ' ';
-    t += std::to_string(g.tiles[i]);
-  }
-  return t;
-}
-
 class Service {
  public:
   Service(const Common& c, const ServeFlags& f)
       : flags_(f),
         store_(make_store(c)),
-        solves_(f.max_solves > 0 ? f.max_solves : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))),
+        max_solves_(f.max_solves > 0 ? f.max_solves : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))),
+        solves_(max_solves_),
         max_bytes_(parse_bytes(f.max_memory)) {}
 
   // The table for goals on `b` with the blank on `blank`: from memory or disk, built when small;
   // null when the board cannot have one or its file was never built.
   const DistanceTable* table(const Board& b, int blank) {
-    const int key = (b.width() * 64 + b.height()) * 64 + blank;
-    {
-      std::lock_guard lock(store_mu_);
-      if (const auto it = loaded_.find(key); it != loaded_.end()) return it->second;
-    }
+    std::lock_guard lock(store_mu_);
+    if (const DistanceTable* t = store_.loaded(b, blank)) return t;
     if (!is_packed(b)) return nullptr;
     try {
       DistanceTable::check_fits(b);
     } catch (const ResourceError&) {
       return nullptr;
     }
-    std::lock_guard lock(store_mu_);
     std::error_code ec;
     if (b.cells() > kBuildOnDemandCells && !std::filesystem::exists(store_.path_for(b, blank), ec)) return nullptr;
-    const DistanceTable* t = &store_.table(b, blank);
-    loaded_.emplace(key, t);
-    return t;
+    return &store_.table(b, blank);
   }
   const DistanceTable& need_table(const State& goal) {
     if (const DistanceTable* t = table(goal.board, goal.blank)) return *t;
@@ -203,7 +189,7 @@ class Service {
     throw HttpError(404, "board",
                     "no distance table for " + goal.board.name() + " with this goal" +
                         (is_packed(goal.board) ? "; build it with: tilespace build --board " + goal.board.name() +
-                                                     " --goal '" + goal_text(goal) + "'"
+                                                     " --goal '" + goal.to_string() + "'"
                                                : " (boards over 16 cells have none)"));
   }
 
@@ -219,7 +205,7 @@ class Service {
             {"heuristics", heus},
             {"limits",
              {{"max_nodes", flags_.max_nodes}, {"max_seconds", flags_.max_seconds}, {"trace_limit", flags_.trace_limit},
-              {"max_memory", max_bytes_}, {"max_solves", solves_max()}}}};
+              {"max_memory", max_bytes_}, {"max_solves", max_solves_}}}};
   }
 
   json query(const httplib::Request& req) {
@@ -276,7 +262,7 @@ class Service {
       o.trace = &*trace;
     }
     if (!solves_.try_acquire_for(std::chrono::seconds(2)))
-      throw HttpError(503, "", "busy: " + std::to_string(solves_max()) + " searches are running; try again");
+      throw HttpError(503, "", "busy: " + std::to_string(max_solves_) + " searches are running; try again");
     search::Result r;
     try {
       r = search::solve(s, pr.goal, o);
@@ -294,7 +280,7 @@ class Service {
   json stats(const httplib::Request& req) {
     const Params p(req, {"goal", "board"});
     const Pair pr = parse_pair(p, false);
-    const std::string key = pr.goal.board.name() + "|" + goal_text(pr.goal);
+    const std::string key = pr.goal.board.name() + "|" + pr.goal.to_string();
     {
       std::lock_guard lock(cache_mu_);
       if (const auto it = stats_cache_.find(key); it != stats_cache_.end()) return it->second;
@@ -335,13 +321,12 @@ class Service {
     return j;
   }
 
-  int solves_max() const { return flags_.max_solves > 0 ? flags_.max_solves : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
 
  private:
   ServeFlags flags_;
-  std::mutex store_mu_;
+  std::mutex store_mu_;  // guards store_ (the tables it hands out are immutable)
   TableStore store_;
-  std::map<int, const DistanceTable*> loaded_;  // by board and blank cell: what store_ holds
+  int max_solves_;
   std::counting_semaphore<4096> solves_;
   std::uint64_t max_bytes_;
   std::mutex cache_mu_;

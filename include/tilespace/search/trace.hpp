@@ -3,9 +3,11 @@
 // expansion in order (the expanded node; its children are the nodes naming it as parent, which
 // depth-first searches generate interleaved with their descendants).
 //
-// A search records into a Trace only when handed one (SolveOptions::trace); untraced runs pay one
-// predictable null-pointer test per generated node. The recording stops for good at `limit` nodes
-// (truncated), so a trace never grows past what the caller allowed; the search itself goes on.
+// A search records into a Trace only when handed one (SolveOptions::trace). IDA*, best-first and
+// DFS then run a separate traced instantiation, so untraced runs carry no trace code at all; the
+// breadth-first searches, bound by their hash tables, test a null pointer per generated node.
+// The recording stops for good at `limit` nodes (truncated), so a trace never grows past what the
+// caller allowed; the search itself goes on.
 // Iterative algorithms (iddfs, idastar) start every iteration from a new root node and number
 // their expansions by iteration. Tree nodes are not states: a state reached twice is two nodes,
 // and a child discarded as already seen is recorded with `dup` set and never expanded.
