@@ -45,6 +45,22 @@ json solve_json(const State& s, const State& goal, const std::string& algorithm,
   return j;
 }
 
+double mean_depth(const DistanceTable& t) {
+  const auto& h = t.histogram();
+  double sum = 0;
+  for (std::size_t d = 0; d < h.size(); ++d) sum += static_cast<double>(d) * static_cast<double>(h[d]);
+  return sum / static_cast<double>(t.ranker().size());
+}
+
+json stats_json(const DistanceTable& t, const State& goal, const std::vector<State>& farthest) {
+  const auto& h = t.histogram();
+  json far = json::array();
+  for (const auto& s : farthest) far.push_back(tiles_json(s));
+  return {{"board", goal.board.name()}, {"goal", tiles_json(goal)}, {"states", t.ranker().size()},
+          {"radius", t.radius()},       {"histogram", h},           {"mean", mean_depth(t)},
+          {"farthest_count", h.back()}, {"farthest", std::move(far)}};
+}
+
 void add_trace_json(json& j, const search::Trace& t, const Board& board) {
   const auto& nodes = t.nodes();
   json data = json::array();

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <vector>
 
 #include "tilespace/distance_table.hpp"
 #include "tilespace/search/result.hpp"
@@ -26,6 +27,13 @@ nlohmann::json path_json(const search::Result& r);
 // remaining (the exact distance of every path state): the answer of `solve --trace` and /api/solve.
 nlohmann::json solve_json(const State& start, const State& goal, const std::string& algorithm,
                           const std::string& heuristic, const search::Result& r, const DistanceTable* table);
+
+// The mean distance to the goal over the table's states.
+double mean_depth(const DistanceTable& t);
+
+// board, goal, states, radius, histogram, mean, farthest_count and farthest (the given states at
+// the radius): the answer of `stats --json` and /api/stats.
+nlohmann::json stats_json(const DistanceTable& t, const State& goal, const std::vector<State>& farthest);
 
 // Adds the trace to `j`: data [{id, state, g, h, f, parent, dup?}], process [{parent, children,
 // iteration}], solution [ids], trace_truncated, trace_limit.

@@ -263,14 +263,11 @@ class Service {
     }
     if (!solves_.try_acquire_for(std::chrono::seconds(2)))
       throw HttpError(503, "", "busy: " + std::to_string(max_solves_) + " searches are running; try again");
-    search::Result r;
-    try {
-      r = search::solve(s, pr.goal, o);
-    } catch (...) {
-      solves_.release();
-      throw;
-    }
-    solves_.release();
+    struct Slot {  // gives the search slot back however solve() ends
+      std::counting_semaphore<4096>& sem;
+      ~Slot() { sem.release(); }
+    } slot{solves_};
+    const search::Result r = search::solve(s, pr.goal, o);
 
     json j = solve_json(s, pr.goal, o.algorithm, alg->uses_heuristic ? o.heuristic : "", r, t);
     if (trace) add_trace_json(j, *trace, s.board);
@@ -286,15 +283,7 @@ class Service {
       if (const auto it = stats_cache_.find(key); it != stats_cache_.end()) return it->second;
     }
     const DistanceTable& t = need_table(pr.goal);
-    const auto& h = t.histogram();
-    const std::uint64_t states = t.ranker().size();
-    double sum = 0;
-    for (std::size_t d = 0; d < h.size(); ++d) sum += static_cast<double>(d) * static_cast<double>(h[d]);
-    json far = json::array();
-    for (const auto& st : t.farthest(pr.goal, 1000)) far.push_back(tiles_json(st));
-    json j{{"board", pr.goal.board.name()}, {"goal", tiles_json(pr.goal)}, {"states", states},
-           {"radius", t.radius()},          {"histogram", h},                {"mean", sum / static_cast<double>(states)},
-           {"farthest_count", h.back()},     {"farthest", far}};
+    json j = stats_json(t, pr.goal, t.farthest(pr.goal, 1000));
     std::lock_guard lock(cache_mu_);
     if (stats_cache_.size() >= 256) stats_cache_.clear();
     stats_cache_.emplace(key, j);
@@ -320,7 +309,6 @@ class Service {
     j["length"] = t ? json(t->distance(s, pr.goal).value_or(-1)) : json(nullptr);
     return j;
   }
-
 
  private:
   ServeFlags flags_;

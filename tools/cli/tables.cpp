@@ -15,6 +15,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
+#include "cli/report.hpp"
 #include "tilespace/distance_table.hpp"
 #include "tilespace/errors.hpp"
 #include "tilespace/query.hpp"
@@ -121,9 +122,6 @@ int cmd_stats(Common& c, bool all_goals) {
   const DistanceTable& t = store.table(b, p.goal.blank);
   const auto& h = t.histogram();
   const std::uint64_t states = t.ranker().size();
-  double sum = 0;
-  for (std::size_t d = 0; d < h.size(); ++d) sum += static_cast<double>(d) * static_cast<double>(h[d]);
-  const double mean = sum / static_cast<double>(states);
   constexpr std::size_t kListed = 1000;
   const auto far = t.farthest(p.goal, kListed);
 
@@ -137,11 +135,7 @@ int cmd_stats(Common& c, bool all_goals) {
     }
   }
   if (c.json) {
-    json j{{"board", b.name()}, {"goal", tiles_json(p.goal)}, {"states", states}, {"radius", t.radius()},
-           {"histogram", h}, {"mean", mean}, {"farthest_count", h.back()}};
-    json f = json::array();
-    for (const auto& s : far) f.push_back(tiles_json(s));
-    j["farthest"] = f;
+    json j = stats_json(t, p.goal, far);
     if (all_goals) {
       j["longest"] = longest;
       j["goals"] = per_goal;
@@ -150,7 +144,7 @@ int cmd_stats(Common& c, bool all_goals) {
     return kExitOk;
   }
   std::printf("board   %s\ngoal    %s\nstates  %llu\nradius  %d\nmean    %.4f\n", b.name().c_str(),
-              p.goal.to_string().c_str(), static_cast<unsigned long long>(states), t.radius(), mean);
+              p.goal.to_string().c_str(), static_cast<unsigned long long>(states), t.radius(), mean_depth(t));
   std::printf("\ndepth  states\n");
   for (std::size_t d = 0; d < h.size(); ++d) std::printf("%5zu  %llu\n", d, static_cast<unsigned long long>(h[d]));
   std::printf("\nstates at the radius (%llu):\n", static_cast<unsigned long long>(h.back()));
