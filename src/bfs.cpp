@@ -14,9 +14,18 @@
 #include <type_traits>
 
 #include "tilespace/errors.hpp"
+#include "bfs_kernel.hpp"
 
 namespace tilespace {
 namespace {
+
+using detail::ByteCode;
+using detail::delta_down;
+using detail::delta_up;
+using detail::Geometry;
+using detail::GroupCursor;
+using detail::NibbleCode;
+using detail::with_width;
 
 constexpr int kVisited = 0;           // bit offset of the visited lane
 constexpr std::uint64_t kLane = 0xFFFF;
@@ -27,116 +36,6 @@ constexpr std::uint64_t kCachedGroups = std::uint64_t{1} << 19;
 int current_lane(int depth) { return 16 + 16 * (depth & 1); }
 int next_lane(int depth) { return 16 + 16 * ((depth + 1) & 1); }
 
-// Everything about the board that the inner loop needs, precomputed.
-struct Geometry {
-  int w, cells, n;
-  std::uint32_t can_right, can_left;  // blank cells not in the last / first column
-  std::uint32_t odd_parity_cells;     // blank cells whose reachable sequences are odd
-  std::array<std::uint64_t, kMaxCells> weight{};  // weight[i] = (n-1-i)!
-
-  explicit Geometry(const Ranker& r)
-      : w(r.board().width()), cells(r.cells()), n(r.seq_len()), can_right(0), can_left(0), odd_parity_cells(0) {
-    for (int c = 0; c < cells; ++c) {
-      if (r.board().col(c) != w - 1) can_right |= 1u << c;
-      if (r.board().col(c) != 0) can_left |= 1u << c;
-      if (r.parity_for(c)) odd_parity_cells |= 1u << c;
-    }
-    for (int i = 0; i < n; ++i) weight[i] = kFactorial[n - 1 - i];
-  }
-};
-
-// The permutations of one group (lexicographic ranks 2g and 2g+1) with their Lehmer digits,
-// kept up to date while the scan walks the groups in increasing order.
-class GroupCursor {
- public:
-  explicit GroupCursor(int n) : n_(n) {}
-
-  // Forward jumps add to the digits (a few small divisions at most); only the first group of a
-  // block is decoded from scratch.
-  void go_to(std::uint64_t g) {
-    if (g_ != kNone && g > g_ && g - g_ < (1u << 20)) {
-      advance(static_cast<std::uint32_t>(g - g_));
-    } else {
-      seek(g);
-    }
-    materialize();
-  }
-
-  // Variant 0: lexrank 2g; variant 1: 2g+1 (last two entries swapped).
-  const std::uint8_t* seq(unsigned v) const { return s_[v].data(); }
-  const std::uint8_t* digits(unsigned v) const { return d_[v].data(); }
-  unsigned parity0() const { return parity0_; }
-
- private:
-  static constexpr std::uint64_t kNone = ~std::uint64_t{0};
-
-  void seek(std::uint64_t g) {
-    std::uint64_t lex = 2 * g;
-    sum_ = 0;
-    for (int i = 0; i < n_; ++i) {
-      const std::uint64_t f = kFactorial[n_ - 1 - i];
-      d_[0][i] = static_cast<std::uint8_t>(lex / f);
-      lex -= d_[0][i] * f;
-      sum_ += d_[0][i];
-    }
-    g_ = g;
-    dirty_ = 0;
-    suffix_[0] = (1u << n_) - 1u;
-  }
-  void advance(std::uint32_t k) {  // mixed-radix +k on digits 0..n-3 (digit i has radix n-i)
-    int i = n_ - 3;
-    std::uint32_t v = d_[0][i] + k;
-    while (v >= static_cast<std::uint32_t>(n_ - i)) {
-      const std::uint32_t radix = static_cast<std::uint32_t>(n_ - i), carry = v / radix;
-      sum_ += v - carry * radix - d_[0][i];
-      d_[0][i] = static_cast<std::uint8_t>(v - carry * radix);
-      --i;
-      v = d_[0][i] + carry;
-    }
-    sum_ += v - d_[0][i];
-    d_[0][i] = static_cast<std::uint8_t>(v);
-    dirty_ = std::min(dirty_, i);
-    g_ += k;
-  }
-  // Rebuilds the entries from position dirty_ on; the elements there are suffix_[dirty_]
-  // because the prefix did not change.
-  void materialize() {
-    if (dirty_ >= n_) return;
-    std::uint32_t avail = suffix_[dirty_];
-    for (int i = dirty_; i < n_; ++i) {
-      suffix_[i] = avail;
-      const int e = select_bit(avail, d_[0][i]);
-      s_[0][i] = static_cast<std::uint8_t>(e);
-      avail &= ~(1u << e);
-    }
-    dirty_ = n_;
-    parity0_ = sum_ & 1u;
-    s_[1] = s_[0];
-    std::swap(s_[1][n_ - 2], s_[1][n_ - 1]);
-    d_[1] = d_[0];
-    d_[1][n_ - 2] = 1;
-  }
-
-  int n_;
-  std::uint64_t g_ = kNone;
-  int dirty_ = 0;
-  unsigned parity0_ = 0, sum_ = 0;   // sum_: of the Lehmer digits of variant 0 (its parity)
-  std::array<Sequence, 2> s_{}, d_{};
-  std::array<std::uint32_t, kMaxCells> suffix_{};  // elements at positions >= i
-};
-
-// A permutation with its Lehmer digits, in two forms with the same interface: byte arrays (a
-// cursor's) and nibbles packed in two words (the code table's; n <= 15).
-struct ByteCode {
-  const std::uint8_t *s, *d;
-  unsigned entry(int i) const { return s[i]; }
-  unsigned digit(int i) const { return d[i]; }
-};
-struct NibbleCode {
-  std::uint64_t s = 0, d = 0;  // nibble i: the entry at position i, its Lehmer digit
-  unsigned entry(int i) const { return static_cast<unsigned>(s >> (4 * i)) & 15u; }
-  unsigned digit(int i) const { return static_cast<unsigned>(d >> (4 * i)) & 15u; }
-};
 
 // Small boards' code table: variant 0 of every group in one word, the entries in nibbles 0..n-1,
 // then the Lehmer digits of positions 0..n-3 (those of n-2 and n-1 are 0 in variant 0): 8n-8
@@ -195,43 +94,6 @@ class CursorCodes {
   GroupCursor cursor_;
 };
 
-// Change of the lexicographic rank when the blank, on cell p+W, moves up: the entry at sequence
-// position p moves to p+W-1 and the W-1 entries after it shift left.
-template <int W, class Code>
-inline std::int64_t delta_up(const Geometry& G, const Code& c, int p) {
-  const unsigned t = c.entry(p);
-  int smaller = 0;
-  std::int64_t delta = 0;
-  for (int k = 1; k < W; ++k) {
-    const unsigned e = c.entry(p + k);
-    const auto d = static_cast<std::int64_t>(c.digit(p + k));
-    delta += (d + (t < e)) * static_cast<std::int64_t>(G.weight[p + k - 1]) -
-             d * static_cast<std::int64_t>(G.weight[p + k]);
-    smaller += e < t;
-  }
-  const int q = p + W - 1;
-  const auto d = static_cast<std::int64_t>(c.digit(p));
-  return delta + (d - smaller) * static_cast<std::int64_t>(G.weight[q]) - d * static_cast<std::int64_t>(G.weight[p]);
-}
-
-// The blank, on cell b, moves down: the entry at position q = b+W-1 moves to b and the W-1
-// entries before it shift right.
-template <int W, class Code>
-inline std::int64_t delta_down(const Geometry& G, const Code& c, int b) {
-  const int q = b + W - 1;
-  const unsigned t = c.entry(q);
-  int smaller = 0;
-  std::int64_t delta = 0;
-  for (int k = 0; k < W - 1; ++k) {
-    const unsigned e = c.entry(b + k);
-    const auto d = static_cast<std::int64_t>(c.digit(b + k));
-    delta += (d - (t < e)) * static_cast<std::int64_t>(G.weight[b + k + 1]) -
-             d * static_cast<std::int64_t>(G.weight[b + k]);
-    smaller += e < t;
-  }
-  const auto d = static_cast<std::int64_t>(c.digit(q));
-  return delta + (d + smaller) * static_cast<std::int64_t>(G.weight[b]) - d * static_cast<std::int64_t>(G.weight[q]);
-}
 
 // The search's working memory.
 struct Space {
@@ -341,21 +203,13 @@ class Expander {
     }
   }
 
-  // Targets wait in a ring while their cache lines are fetched; head_ is the oldest.
+  // Vertical targets go through the prefetch ring (words not in cache) or are settled at once.
   void push(std::uint64_t group, std::uint32_t bit) {
     if constexpr (!Ring) return settle({group, bit});
-    __builtin_prefetch(&words_[group], 1, 3);
-    if (pending_ == kRing) {
-      settle(ring_[head_]);
-      ring_[head_] = {group, bit};
-      head_ = (head_ + 1) % kRing;
-    } else {
-      ring_[(head_ + pending_) % kRing] = {group, bit};
-      ++pending_;
-    }
+    ring_.push({group, bit}, &words_[group], [this](const Target& t) { settle(t); });
   }
   void flush() {
-    for (; pending_ > 0; --pending_, head_ = (head_ + 1) % kRing) settle(ring_[head_]);
+    if constexpr (Ring) ring_.flush([this](const Target& t) { settle(t); });
   }
 
   void settle(const Target& t) {
@@ -380,26 +234,10 @@ class Expander {
   std::uint8_t* depth_;
   int layer_, cur_, next_;
   Codes codes_;
-  std::array<Target, kRing> ring_{};
-  int head_ = 0, pending_ = 0;
+  detail::PrefetchRing<Target, kRing> ring_;
   std::uint64_t expanded_ = 0;
 };
 
-// Calls f(std::integral_constant<int, w>) for the board width w (2..8).
-template <class F>
-std::uint64_t with_width(int w, F&& f) {
-  switch (w) {
-    case 2: return f(std::integral_constant<int, 2>{});
-    case 3: return f(std::integral_constant<int, 3>{});
-    case 4: return f(std::integral_constant<int, 4>{});
-    case 5: return f(std::integral_constant<int, 5>{});
-    case 6: return f(std::integral_constant<int, 6>{});
-    case 7: return f(std::integral_constant<int, 7>{});
-    default: return f(std::integral_constant<int, 8>{});
-  }
-}
-
-// The working arrays. TBB's allocator keeps freed large blocks for reuse, so a repeated search
 // does not fault in fresh pages every time.
 using Words = std::vector<std::uint64_t, tbb::cache_aligned_allocator<std::uint64_t>>;
 

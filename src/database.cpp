@@ -1,10 +1,15 @@
 #include "tilespace/database.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <xxhash.h>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include <array>
 #include <bit>
@@ -47,7 +52,72 @@ std::uint64_t header_checksum(std::span<const std::uint8_t> header) {
 
 std::string sys_error() { return std::strerror(errno); }
 
+constexpr std::size_t kChunkLog2Offset = 136, kFarthestCountOffset = 140, kChunkCountOffset = 144;
+
+std::uint64_t chunk_count(std::uint64_t payload, std::uint32_t log2) {
+  return (payload + (std::uint64_t{1} << log2) - 1) >> log2;
+}
+
+// XXH3-64 of every chunk of `payload`, in parallel.
+std::vector<std::uint64_t> chunk_sums(std::span<const std::uint8_t> payload, std::uint32_t log2) {
+  const std::uint64_t n = chunk_count(payload.size(), log2), size = std::uint64_t{1} << log2;
+  std::vector<std::uint64_t> sums(n);
+  tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, n), [&](const auto& r) {
+    for (std::uint64_t c = r.begin(); c < r.end(); ++c) {
+      const std::uint64_t off = c * size;
+      sums[c] = XXH3_64bits(payload.data() + off, std::min<std::uint64_t>(size, payload.size() - off));
+    }
+  });
+  return sums;
+}
+
 }  // namespace
+
+void remove_stale_temporaries(const std::filesystem::path& path) {
+  std::error_code ec;
+  const auto dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+  const std::string prefix = path.filename().string() + ".tmp.";
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string f = e.path().filename().string();
+    if (f.compare(0, prefix.size(), prefix) != 0) continue;
+    const std::string pid = f.substr(prefix.size());
+    if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos || pid.size() > 9) continue;
+    const long p = std::stol(pid);
+    if (p == ::getpid() || (::kill(static_cast<pid_t>(p), 0) != 0 && errno == ESRCH)) std::filesystem::remove(e.path(), ec);
+  }
+}
+
+ChunkVerifier::ChunkVerifier(std::string name, std::span<const std::uint8_t> payload, std::span<const std::uint8_t> sums,
+                             std::uint32_t chunk_log2)
+    : name_(std::move(name)), payload_(payload), sums_(sums), log2_(chunk_log2),
+      count_(chunk_count(payload.size(), chunk_log2)), done_(new std::atomic<bool>[count_]) {
+  for (std::uint64_t c = 0; c < count_; ++c) done_[c].store(false, std::memory_order_relaxed);
+}
+
+void ChunkVerifier::verify(std::uint64_t c) const {
+  const std::uint64_t size = std::uint64_t{1} << log2_, off = c * size;
+  const std::uint64_t got = XXH3_64bits(payload_.data() + off, std::min<std::uint64_t>(size, payload_.size() - off));
+  if (got != get<std::uint64_t>(sums_, 8 * c))
+    throw DataError(name_ + ": chunk " + std::to_string(c) + " of " + std::to_string(count_) + " (bytes " +
+                    std::to_string(kHeaderSize + off) + "..) does not match its checksum: the table is corrupt");
+  done_[c].store(true, std::memory_order_release);
+}
+
+void ChunkVerifier::verify_all(int threads) const {
+  tbb::task_arena arena(threads > 0 ? threads : tbb::info::default_concurrency());
+  arena.execute([&] {
+    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, count_), [&](const auto& r) {
+      for (std::uint64_t c = r.begin(); c < r.end(); ++c)
+        if (!done_[c].load(std::memory_order_acquire)) verify(c);
+    });
+  });
+}
+
+std::uint64_t ChunkVerifier::verified() const noexcept {
+  std::uint64_t n = 0;
+  for (std::uint64_t c = 0; c < count_; ++c) n += done_[c].load(std::memory_order_relaxed);
+  return n;
+}
 
 MappedFile::MappedFile(const std::filesystem::path& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -85,18 +155,29 @@ void save_database(const std::filesystem::path& path, const DatabaseInfo& info, 
   std::vector<std::uint8_t> h(kHeaderSize, 0);
   if (info.goal.cells() > static_cast<int>(kMaxHeaderCells) || info.pattern.size() > kMaxHeaderCells)
     throw DataError(name + ": boards of more than 32 cells cannot be stored");
+  const bool two_bit = info.kind == kKindTwoBitTable;
+  std::vector<std::uint8_t> trailer;
+  if (two_bit) {
+    const auto sums = chunk_sums(payload, kChunkLog2);
+    trailer.resize(8 * (sums.size() + info.farthest.size()));
+    std::memcpy(trailer.data(), sums.data(), 8 * sums.size());
+    std::memcpy(trailer.data() + 8 * sums.size(), info.farthest.data(), 8 * info.farthest.size());
+    put<std::uint32_t>(h, kChunkLog2Offset, kChunkLog2);
+    put<std::uint32_t>(h, kFarthestCountOffset, static_cast<std::uint32_t>(info.farthest.size()));
+    put<std::uint64_t>(h, kChunkCountOffset, sums.size());
+  }
   std::memcpy(h.data(), kMagic.data(), kMagic.size());
   put<std::uint32_t>(h, 8, kFormatVersion);
   put<std::uint32_t>(h, 12, kHeaderSize);
   h[16] = info.kind;
   h[17] = static_cast<std::uint8_t>(info.goal.board.width());
   h[18] = static_cast<std::uint8_t>(info.goal.board.height());
-  h[19] = 8;
+  h[19] = two_bit ? 2 : 8;
   put<std::uint32_t>(h, 20, static_cast<std::uint32_t>(info.radius()));
   put<std::uint64_t>(h, 24, info.entries);
   put<std::uint64_t>(h, 32, kHeaderSize);
   put<std::uint64_t>(h, 40, payload.size());
-  put<std::uint64_t>(h, 48, XXH3_64bits(payload.data(), payload.size()));
+  put<std::uint64_t>(h, 48, two_bit ? XXH3_64bits(trailer.data(), trailer.size()) : XXH3_64bits(payload.data(), payload.size()));
   put<std::uint32_t>(h, 64, static_cast<std::uint32_t>(info.histogram.size()));
   put<std::uint32_t>(h, 68, static_cast<std::uint32_t>(info.pattern.size()));
   for (int c = 0; c < info.goal.cells(); ++c) h[kGoalOffset + c] = info.goal.tiles[c];
@@ -106,6 +187,7 @@ void save_database(const std::filesystem::path& path, const DatabaseInfo& info, 
 
   std::error_code ec;
   if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
+  remove_stale_temporaries(path);
   const std::string tmp = name + ".tmp." + std::to_string(::getpid());
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) throw DataError(name + ": cannot create " + tmp + ": " + sys_error());
@@ -126,6 +208,7 @@ void save_database(const std::filesystem::path& path, const DatabaseInfo& info, 
   };
   write_all(h.data(), h.size());
   write_all(payload.data(), payload.size());
+  write_all(trailer.data(), trailer.size());
   if (::fsync(fd) != 0) fail("fsync failed");
   if (::close(fd) != 0) {
     const std::string err = sys_error();
@@ -159,13 +242,14 @@ LoadedDatabase load_database(const std::filesystem::path& path) {
 
   LoadedDatabase db;
   db.info.kind = bytes[16];
-  const bool table = db.info.kind == kKindDistanceTable;
+  const bool two_bit = db.info.kind == kKindTwoBitTable;
+  const bool table = db.info.kind == kKindDistanceTable || two_bit;
   if (!table && db.info.kind != kKindPatternDatabase) throw bad("unknown table kind " + std::to_string(db.info.kind));
   const int w = bytes[17], hgt = bytes[18];
   const int max_cells = table ? kMaxCells : kMaxBoardCells;
   if (w < 2 || hgt < 2 || w * hgt > max_cells)
     throw bad("unsupported board " + std::to_string(w) + "x" + std::to_string(hgt));
-  if (bytes[19] != 8) throw bad("unsupported entry width of " + std::to_string(bytes[19]) + " bits");
+  if (bytes[19] != (two_bit ? 2 : 8)) throw bad("unsupported entry width of " + std::to_string(bytes[19]) + " bits");
   const Board board(w, hgt);
   const int n = board.cells();
   db.info.goal = State{board, {}, -1};
@@ -208,12 +292,28 @@ LoadedDatabase load_database(const std::filesystem::path& path) {
     throw bad("holds " + std::to_string(db.info.entries) + " entries, " +
               (table ? "a " + board.name() + " table has " : "a pattern of " + std::to_string(k) + " tiles has ") +
               std::to_string(expected));
-  if (offset != kHeaderSize || size != db.info.entries) throw bad("inconsistent payload offset or size");
-  if (bytes.size() != offset + size)
-    throw bad(bytes.size() < offset + size
-                  ? "truncated: " + std::to_string(bytes.size()) + " bytes, expected " + std::to_string(offset + size)
+  const std::uint64_t payload_size = two_bit ? (db.info.entries + 31) / 32 * 8 : db.info.entries;
+  if (offset != kHeaderSize || size != payload_size) throw bad("inconsistent payload offset or size");
+  std::uint64_t trailer = 0, chunks = 0;
+  std::uint32_t chunk_log2 = 0, far = 0;
+  if (two_bit) {
+    chunk_log2 = get<std::uint32_t>(bytes, kChunkLog2Offset);
+    far = get<std::uint32_t>(bytes, kFarthestCountOffset);
+    chunks = get<std::uint64_t>(bytes, kChunkCountOffset);
+    if (chunk_log2 < 12 || chunk_log2 > 30 || chunks != chunk_count(size, chunk_log2))
+      throw bad("inconsistent chunk size or count");
+    if (far > 1000) throw bad("inconsistent count of states at the radius");
+    trailer = 8 * (chunks + far);
+  } else if (get<std::uint32_t>(bytes, kChunkLog2Offset) != 0 || get<std::uint32_t>(bytes, kFarthestCountOffset) != 0 ||
+             get<std::uint64_t>(bytes, kChunkCountOffset) != 0) {
+    throw bad("reserved header fields are not zero");
+  }
+  const std::uint64_t expected_size = offset + size + trailer;
+  if (bytes.size() != expected_size)
+    throw bad(bytes.size() < expected_size
+                  ? "truncated: " + std::to_string(bytes.size()) + " bytes, expected " + std::to_string(expected_size)
                   : "trailing data: " + std::to_string(bytes.size()) + " bytes, expected " +
-                        std::to_string(offset + size));
+                        std::to_string(expected_size));
   const auto hist_len = get<std::uint32_t>(bytes, 64);
   if (hist_len == 0 || hist_len > kMaxHistogram || hist_len != radius + 1) throw bad("inconsistent histogram length");
   db.info.histogram.resize(hist_len);
@@ -223,8 +323,20 @@ LoadedDatabase load_database(const std::filesystem::path& path) {
       db.info.histogram[0] != 1)
     throw bad("histogram does not add up to the entry count");
   db.payload = bytes.subspan(offset, size);
-  if (XXH3_64bits(db.payload.data(), db.payload.size()) != get<std::uint64_t>(bytes, 48))
+  if (two_bit) {
+    const auto tr = bytes.subspan(offset + size, trailer);
+    if (XXH3_64bits(tr.data(), tr.size()) != get<std::uint64_t>(bytes, 48))
+      throw bad("checksum mismatch in the chunk checksums or the states at the radius: the table is corrupt");
+    if (far != 0 && far != db.info.histogram.back()) throw bad("inconsistent count of states at the radius");
+    for (std::uint32_t i = 0; i < far; ++i) {
+      const auto r = get<std::uint64_t>(tr, 8 * (chunks + i));
+      if (r >= db.info.entries || (i > 0 && r <= db.info.farthest.back())) throw bad("invalid rank among the states at the radius");
+      db.info.farthest.push_back(r);
+    }
+    db.chunks = std::make_shared<const ChunkVerifier>(name, db.payload, tr.subspan(0, 8 * chunks), chunk_log2);
+  } else if (XXH3_64bits(db.payload.data(), db.payload.size()) != get<std::uint64_t>(bytes, 48)) {
     throw bad("payload checksum mismatch: the table is corrupt");
+  }
   db.file = std::move(file);
   return db;
 }

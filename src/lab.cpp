@@ -150,7 +150,7 @@ VerifyReport verify(const DistanceTable& table, const State& goal, const Combo& 
       if (!l.solver) l.solver = std::make_unique<Solver>(combo, goal, o);
       for (std::size_t i = range.begin(); i < range.end(); ++i) {
         const State s = state_of_rank(table, goal, ranks[i]);
-        const int opt = table.depths()[ranks[i]];
+        const int opt = table.depth_of_rank(ranks[i]);
         const Result r = l.solver->run(s);
         VerifyReport& p = l.part;
         ++p.states;

@@ -1,5 +1,10 @@
 #include "tilespace/table_store.hpp"
 
+#include <chrono>
+#include <optional>
+#include <cstdio>
+
+#include "tilespace/checkpoint.hpp"
 #include "tilespace/errors.hpp"
 
 namespace tilespace {
@@ -8,6 +13,12 @@ TableStore::TableStore(StoreOptions options) : options_(std::move(options)) {}
 
 std::filesystem::path TableStore::path_for(const Board& board, int goal_blank) const {
   return options_.dir / (board.name() + "-" + canonical_goal(board, goal_blank).compact() + ".tsdb");
+}
+
+std::filesystem::path TableStore::checkpoint_for(const Board& board, int goal_blank) const {
+  auto p = path_for(board, goal_blank);
+  p += ".ckpt";
+  return p;
 }
 
 const DistanceTable* TableStore::loaded(const Board& board, int goal_blank) const noexcept {
@@ -20,7 +31,7 @@ const DistanceTable& TableStore::table(const Board& board, int goal_blank) {
   const auto path = path_for(board, goal_blank);
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) {
-    DistanceTable::check_fits(board);
+    (void)DistanceTable::choose_engine(board, options_.engine);
     if (options_.note) options_.note("no database " + path.string() + " yet: building it first");
     const auto& t = build(board, goal_blank);
     if (options_.note)
@@ -35,9 +46,52 @@ const DistanceTable& TableStore::table(const Board& board, int goal_blank) {
 }
 
 const DistanceTable& TableStore::build(const Board& board, int goal_blank) {
-  auto t = std::make_unique<DistanceTable>(DistanceTable::build(board, goal_blank, options_.bfs));
   const auto path = path_for(board, goal_blank);
-  save_database(path, t->info(), t->depths());
+  if (DistanceTable::choose_engine(board, options_.engine) == Engine::byte) {
+    auto t = std::make_unique<DistanceTable>(DistanceTable::build(board, goal_blank, options_.bfs));
+    save_database(path, t->info(), t->payload());
+    return *(tables_[key(board, goal_blank)] = std::move(t));
+  }
+
+  const Ranker ranker(board, goal_blank);
+  const auto ckpt = checkpoint_for(board, goal_blank);
+  const CheckpointSlice whole{0, two_bit_words(ranker), 0, 1};
+  std::error_code ec;
+  std::filesystem::create_directories(options_.dir, ec);
+  remove_stale_temporaries(ckpt);
+  std::optional<LoadedCheckpoint> resumed;
+  if (std::filesystem::exists(ckpt, ec)) {
+    if (options_.resume) {
+      resumed = load_checkpoint(ckpt, ranker, whole);
+      if (options_.note)
+        options_.note("resuming from " + ckpt.string() + " at depth " + std::to_string(resumed->progress.next_layer));
+    } else if (options_.note) {
+      options_.note("starting over; " + ckpt.string() + " is replaced at the first checkpoint (--resume continues it)");
+    }
+  } else if (options_.resume && options_.note) {
+    options_.note("no checkpoint " + ckpt.string() + ": starting from the goal");
+  }
+
+  TwoBitOptions o;
+  o.bfs = options_.bfs;
+  auto last = std::chrono::steady_clock::now();
+  if (options_.checkpoint_every > 0) {
+    o.between_layers = [&](const TwoBitProgress& p, std::span<const std::uint64_t> fields) {
+      const auto now = std::chrono::steady_clock::now();
+      if (std::chrono::duration<double>(now - last).count() < options_.checkpoint_every) return;
+      save_checkpoint(ckpt, ranker, p, fields, whole);
+      last = std::chrono::steady_clock::now();
+      if (options_.note && options_.bfs.on_layer)  // with progress lines: say when each was saved
+        options_.note("checkpoint " + ckpt.string() + " saved before depth " + std::to_string(p.next_layer) + " (" +
+                      std::to_string(std::chrono::duration<double>(last - now).count()).substr(0, 5) + " s)");
+    };
+  }
+  auto t = std::make_unique<DistanceTable>(
+      resumed ? DistanceTable::build_two_bit(board, goal_blank, o, resumed->fields, &resumed->progress)
+              : DistanceTable::build_two_bit(board, goal_blank, o));
+  resumed.reset();
+  save_database(path, t->info(), t->payload());
+  std::filesystem::remove(ckpt, ec);
   return *(tables_[key(board, goal_blank)] = std::move(t));
 }
 

@@ -26,9 +26,19 @@ int main(int argc, char** argv) {
   bool all_goals = false;
   std::string start, batch;
 
+  BuildFlags bf;
   auto* build = app.add_subcommand("build", "Build distance databases into the database folder");
   add_common(build, c);
-  build->add_flag("--all-goals", all_goals, "One table per blank cell: every (start, goal) pair");
+  build->add_flag("--all-goals", bf.all_goals, "One table per blank cell: every (start, goal) pair");
+  build->add_option("--bits", bf.bits,
+                    "Engine: 8 (a byte a state) or 2 (two bits a state, for boards up to 16 cells whose byte table "
+                    "does not fit; distances by descent); default: 8 where it fits, else 2")
+      ->check(CLI::IsMember({2, 8}));
+  auto* every = build->add_option("--checkpoint-every", bf.checkpoint_every,
+                                  "Two-bit builds: save a checkpoint between layers at most every SECONDS (0: never)")
+                    ->capture_default_str()
+                    ->check(CLI::Range(0.0, 1e9));
+  build->add_flag("--resume", bf.resume, "Two-bit builds: continue from the checkpoint in the database folder");
 
   auto* query = app.add_subcommand("query", "Print the optimal number of moves from START to the goal");
   query->add_option("start", start, "Start state, e.g. '1 2 3 4 5 6 7 8 0' or 123456780, or a file");
@@ -132,7 +142,10 @@ int main(int argc, char** argv) {
     return kExitInput;
   }
   try {
-    if (build->parsed()) return cmd_build(c, all_goals);
+    if (build->parsed()) {
+      bf.checkpoint_given = every->count() > 0;
+      return cmd_build(c, bf);
+    }
     if (query->parsed()) {
       if (!batch.empty() && !start.empty()) throw InputError("give either START or --batch FILE, not both");
       return batch.empty() ? cmd_query(c, start) : cmd_batch(c, batch);

@@ -35,10 +35,12 @@
 namespace tilespace {
 
 struct LayerReport {
-  int depth;             // the layer just found
-  std::uint64_t states;  // states at that depth
-  std::uint64_t total;   // states found so far
-  double seconds;        // since the search started
+  int depth;               // the layer just found
+  std::uint64_t states;    // states at that depth
+  std::uint64_t total;     // states found so far
+  double seconds;          // since the search started (a resumed search: since it was resumed)
+  std::uint64_t space = 0;  // states in the whole space (N!/2), for an estimate of the time left
+  double layer_seconds = 0;  // the time this layer took
 };
 
 struct BfsOptions {
@@ -58,5 +60,92 @@ std::uint64_t bfs_work_bytes(const Ranker& ranker);
 // canonical goal with the blank on ranker.goal_blank(). Precondition: depth.size() == ranker.size().
 // Throws ResourceError if the working memory cannot be allocated.
 BfsResult bfs_distances(const Ranker& ranker, std::span<std::uint8_t> depth, const BfsOptions& options = {});
+
+// ---------------------------------------------------------------------------------------------
+// The two-bit engine (src/bfs2.cpp): the same search in two bits a state, for boards whose byte
+// table does not fit (2x7: 43,589,145,600 states in 10.9 GB).
+//
+// Fields: rank r owns bits 2(r mod 32) and 2(r mod 32)+1 of word r / 32. Values:
+//   00  unseen
+//   11  open: in the layer being expanded, or found for the next one
+//   01  settled, depth D with floor(D/2) even
+//   10  settled, depth D with floor(D/2) odd
+// Every move takes the blank to a neighbouring cell, so D mod 2 is the parity of the blank's
+// Manhattan distance to the goal's blank cell (blank_parity()): the parity tells the layer being
+// expanded (D = d) from the layer being found (D = d + 1) among the open fields, so a layer is
+// exactly its open fields of parity d mod 2 — no earlier layer is expanded again, and the next
+// layer needs no second array. This is the role of Korf's depth mod 3 (the frontier, its parents'
+// and its children's layers told apart by three values), with the third value spent on the
+// settled states' depth instead: D mod 2 (the blank) and floor(D/2) mod 2 (the field) give D mod 4,
+// and a neighbour is one move closer exactly when its field differs from this state's field
+// (D even) or equals it (D odd). So the finished table gives the exact distance by descending to
+// the goal (DistanceTable), and one optimal path.
+//
+// Memory: two_bit_bytes() = ceil(N!/2 / 32) * 8 bytes for the fields (mapped lazily, zero pages
+// are free) + per thread a 32-entry prefetch ring and a group cursor (under 1 KiB) + in the last
+// layers at most kFarthestKept ranks (8 KB). Nothing else grows with the board.
+//
+// Threads: oneTBB parallel_reduce over blocks of words in one task_arena. Horizontal moves are
+// word-level shifts of the open fields; vertical moves a Lehmer-code delta from a group cursor,
+// targets prefetched through a ring. Fields are updated with relaxed atomics (load, then `lock or`
+// only for unseen fields; `lock and` to settle the expanded fields). The fields, histogram and
+// farthest states are the same for every thread count and schedule.
+
+inline constexpr std::size_t kFarthestKept = 1000;  // states at the radius a two-bit table lists
+
+std::uint64_t two_bit_words(const Ranker& ranker);  // ceil(N!/2 / 32)
+std::uint64_t two_bit_bytes(const Ranker& ranker);  // two_bit_words * 8
+
+// The two bits of rank r.
+inline unsigned two_bit_field(const std::uint64_t* words, std::uint64_t r) noexcept {
+  return static_cast<unsigned>(words[r >> 5] >> (2 * (r & 31))) & 3u;
+}
+
+// Depth mod 2 of every state whose blank is on `cell`, for the goal blank of `ranker`.
+inline unsigned blank_parity(const Ranker& ranker, int cell) noexcept {
+  const Board& b = ranker.board();
+  const int g = ranker.goal_blank();
+  return static_cast<unsigned>(b.row(cell) + b.col(cell) + b.row(g) + b.col(g)) & 1u;
+}
+
+// Zero-filled memory for the fields of a two-bit search: an anonymous mapping (pages appear on first
+// touch; transparent huge pages where the kernel gives them). Throws ResourceError naming the bytes
+// if it cannot be mapped.
+class FieldArray {
+ public:
+  explicit FieldArray(std::uint64_t words);
+  ~FieldArray();
+  FieldArray(const FieldArray&) = delete;
+  FieldArray& operator=(const FieldArray&) = delete;
+  std::span<std::uint64_t> span() const noexcept { return {data_, words_}; }
+
+ private:
+  std::uint64_t* data_ = nullptr;
+  std::uint64_t words_ = 0;
+};
+
+// A two-bit search between two layers: with the fields, everything a checkpoint holds.
+struct TwoBitProgress {
+  int next_layer = 0;                    // the layer to expand next
+  std::vector<std::uint64_t> histogram;  // the sizes of layers 0 .. next_layer-1
+  std::uint64_t pending = 0;             // the states found for layer next_layer
+};
+
+struct TwoBitOptions {
+  BfsOptions bfs;
+  // Called between two layers, while the fields are consistent (for checkpoints); may be empty.
+  std::function<void(const TwoBitProgress&, std::span<const std::uint64_t> fields)> between_layers;
+};
+
+struct TwoBitResult {
+  std::vector<std::uint64_t> histogram;
+  std::vector<std::uint64_t> farthest;  // ranks at the radius, increasing (empty when more than kFarthestKept)
+  double seconds = 0;
+};
+
+// Fills `fields` (two_bit_words(ranker) words) with the finished table for the ranker's goal.
+// A new search needs all-zero fields; with `resume`, the fields and progress of a checkpoint.
+TwoBitResult bfs_two_bit(const Ranker& ranker, std::span<std::uint64_t> fields, const TwoBitOptions& options = {},
+                         const TwoBitProgress* resume = nullptr);
 
 }  // namespace tilespace

@@ -1,35 +1,48 @@
-// The database file: a checksummed table of one byte per entry, memory-mapped on load. Two kinds
-// share it: distance tables (.tsdb, one entry per rank of a full state) and pattern databases
-// (.pdb, one entry per placement of a pattern's tiles).
+// The database file: a checksummed table, memory-mapped on load. Three kinds share it: distance
+// tables of one byte per rank (kind 1, .tsdb), two-bit distance tables (kind 3, .tsdb; the fields
+// of bfs.hpp's two-bit engine) and pattern databases of one byte per placement (kind 2, .pdb).
 //
 // Layout (all integers little-endian; the header is 4096 bytes so the payload is page-aligned):
 //   off  size  field
 //     0     8  magic "TSDB\r\n\x1a\n"
 //     8     4  format version (kFormatVersion)
 //    12     4  header size (4096)
-//    16     1  kind (1 = distance table, 2 = pattern database)
+//    16     1  kind (1 = distance table, 2 = pattern database, 3 = two-bit distance table)
 //    17     1  board width W
 //    18     1  board height H
-//    19     1  entry width in bits (8)
+//    19     1  entry width in bits (8; 2 for kind 3)
 //    20     4  radius (largest entry)
 //    24     8  entry count (N!/2 for a distance table, N!/(N-k)! for a pattern of k tiles)
 //    32     8  payload offset (4096)
-//    40     8  payload size in bytes
-//    48     8  XXH3-64 of the payload
+//    40     8  payload size in bytes (kind 3: ceil(entries / 32) * 8)
+//    48     8  XXH3-64 of the payload (kind 3: of the trailer, which holds the chunk checksums)
 //    56     8  XXH3-64 of the 4096 header bytes with this field zeroed
 //    64     4  histogram length (radius + 1, at most 480)
 //    68     4  pattern size k (0 for a distance table)
 //    72    32  goal: the tile on each cell, 0 for the blank (cells >= W*H are 0)
 //   104    32  pattern: its k tiles in ranking order (the rest 0)
-//   136   120  reserved (0)
+//   136     4  kind 3: log2 of the chunk size in bytes (20: 1 MiB chunks); else 0
+//   140     4  kind 3: farthest count F (ranks at the radius listed, at most 1000; 0 when the
+//                radius holds more states than that); else 0
+//   144     8  kind 3: chunk count C = ceil(payload size / chunk size); else 0
+//   152   104  reserved (0)
 //   256 8*len  histogram: entries at each value 0..radius
-//  4096     -  payload: entry r is the value at rank r
+//  4096     -  payload: entry r is the value at rank r (kind 3: two bits, see bfs.hpp)
+//  kind 3 only, after the payload, the trailer: C chunk checksums (XXH3-64 of each chunk of the
+//  payload, the last one shorter), then the F ranks at the radius, increasing.
+//
+// Kind 3 tables are large (2x7: 10.9 GB), so loading one does not read its payload: the header
+// and the trailer are validated at once (the header checksum covers the trailer's checksum, which
+// covers every chunk checksum), and each chunk is hashed and compared the first time a lookup
+// touches it (ChunkVerifier). A corrupt chunk is therefore found before any answer that reads it is
+// given; `verify_all` checks every chunk (in parallel).
 //
 // Writes go to a temporary file in the same folder which is renamed into place, so a reader
 // never sees a half-written database. Loading validates every header field, the file size and
 // both checksums; any failure is a DataError whose message names the file and the problem.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -46,6 +59,8 @@ inline constexpr std::uint32_t kFormatVersion = 2;
 inline constexpr std::uint32_t kHeaderSize = 4096;
 inline constexpr std::uint8_t kKindDistanceTable = 1;
 inline constexpr std::uint8_t kKindPatternDatabase = 2;
+inline constexpr std::uint8_t kKindTwoBitTable = 3;
+inline constexpr std::uint32_t kChunkLog2 = 20;  // kind 3: 1 MiB chunks
 
 // A read-only memory mapping of a whole file. Movable, not copyable.
 class MappedFile {
@@ -70,18 +85,50 @@ struct DatabaseInfo {
   std::uint64_t entries = 0;
   std::vector<std::uint8_t> pattern;     // pattern databases: the tiles in ranking order
   std::vector<std::uint64_t> histogram;  // entries at each value, from 0
+  std::vector<std::uint64_t> farthest;   // kind 3: the ranks at the radius (at most kFarthestKept)
   int radius() const { return static_cast<int>(histogram.size()) - 1; }
 };
 
-// Writes info + payload to `path` atomically (temporary file, fsync, rename).
+// Writes info + payload to `path` atomically (temporary file, fsync, rename). Kind 3: the payload
+// is the two-bit fields; the chunk checksums are computed here (in parallel).
 // Throws DataError naming the file if any step fails; no partial file is left behind.
 void save_database(const std::filesystem::path& path, const DatabaseInfo& info, std::span<const std::uint8_t> payload);
+
+// Kind 3: checks each chunk of a mapped payload against its checksum the first time it is touched.
+// Thread-safe (two threads may hash the same chunk once each). A failure is a DataError naming the
+// file and the chunk, raised before the chunk's values are used.
+class ChunkVerifier {
+ public:
+  ChunkVerifier(std::string name, std::span<const std::uint8_t> payload, std::span<const std::uint8_t> sums,
+                std::uint32_t chunk_log2);
+  // Makes sure the chunk holding payload byte `offset` is verified.
+  void touch(std::uint64_t offset) const {
+    const std::uint64_t c = offset >> log2_;
+    if (!done_[c].load(std::memory_order_acquire)) verify(c);
+  }
+  // Every chunk, in parallel over `threads` (0: all cores).
+  void verify_all(int threads = 0) const;
+  std::uint64_t chunks() const noexcept { return count_; }
+  std::uint64_t verified() const noexcept;
+
+ private:
+  void verify(std::uint64_t chunk) const;
+  std::string name_;
+  std::span<const std::uint8_t> payload_, sums_;
+  std::uint32_t log2_;
+  std::uint64_t count_;
+  std::unique_ptr<std::atomic<bool>[]> done_;
+};
 
 struct LoadedDatabase {
   DatabaseInfo info;
   std::shared_ptr<const MappedFile> file;  // keeps the payload alive
   std::span<const std::uint8_t> payload;
+  std::shared_ptr<const ChunkVerifier> chunks;  // kind 3: verifies chunks on first touch
 };
+
+// Removes `<path>.tmp.<pid>` files left by writers that no longer run (killed mid-write).
+void remove_stale_temporaries(const std::filesystem::path& path);
 
 // Maps and validates `path`. Throws DataError on any missing, truncated, corrupt or foreign file.
 LoadedDatabase load_database(const std::filesystem::path& path);

@@ -4,8 +4,13 @@
 // with its blank on that cell is served by relabelling the tiles (Labelling), so one table per
 // blank cell answers every (start, goal) pair of a board.
 //
-// Memory model: the depths are a read-only byte span owned by `storage` (a vector after a build,
-// a memory mapping after a load). Thread-safety: all members are const and may be shared.
+// Two kinds: byte tables (the depth of every rank, one byte each; the byte engine) and two-bit
+// tables (the two-bit engine's fields, bfs.hpp: a state's distance is found by descending to the
+// goal, one neighbour one move closer per step, O(distance * N)). Both answer every member alike.
+//
+// Memory model: the depths (or fields) are a read-only span owned by `storage` (a vector after a
+// build, a memory mapping after a load; a loaded two-bit table verifies each chunk on first touch).
+// Thread-safety: all members are const and may be shared.
 #pragma once
 
 #include <cstdint>
@@ -24,10 +29,18 @@ namespace tilespace {
 // Bytes of physical memory on this machine (0 if unknown).
 std::uint64_t physical_memory();
 
+// Which engine builds a table: 0 = the byte engine where its build fits in memory, else two-bit.
+enum class Engine { automatic = 0, byte = 8, two_bit = 2 };
+
 class DistanceTable {
  public:
   DistanceTable(const Ranker& ranker, std::span<const std::uint8_t> depths, std::vector<std::uint64_t> histogram,
                 std::shared_ptr<const void> storage);
+  // A two-bit table: `fields` (two_bit_words) with the ranks at the radius (if listed); `chunks`
+  // verifies a mapped file's chunks on first touch (null after a build).
+  DistanceTable(const Ranker& ranker, std::span<const std::uint64_t> fields, std::vector<std::uint64_t> histogram,
+                std::vector<std::uint64_t> farthest, std::shared_ptr<const void> storage,
+                std::shared_ptr<const ChunkVerifier> chunks);
 
   // Runs the BFS for the canonical goal with the blank on `goal_blank`.
   // Throws InputError for a board of more than kMaxCells cells (require_packed), ResourceError if
@@ -36,16 +49,34 @@ class DistanceTable {
   // Wraps a validated database; throws DataError if it is not a distance table of a canonical goal.
   static DistanceTable from_database(LoadedDatabase db);
 
-  // Memory a build needs (table + search words), in bytes. Throws InputError as build does.
-  static std::uint64_t build_bytes(const Board& board);
-  // Throws InputError for a board of more than kMaxCells cells (require_packed), ResourceError if
-  // a build of this board would not fit in this machine's memory.
+  // The two-bit engine (bfs_two_bit) with its options (checkpoints) and, to continue a
+  // checkpoint, the fields and progress read from it (moved in).
+  static DistanceTable build_two_bit(const Board& board, int goal_blank, const TwoBitOptions& options,
+                                     std::shared_ptr<FieldArray> resume_fields = nullptr,
+                                     const TwoBitProgress* resume = nullptr);
+
+  // Memory a build with `engine` needs, in bytes: byte engine, N!/2 + bfs_work_bytes; two-bit,
+  // two_bit_bytes (+ per-thread buffers under 1 KiB). Throws InputError as build does.
+  static std::uint64_t build_bytes(const Board& board, Engine engine = Engine::byte);
+  // The engine a build uses: `requested`, or for automatic the byte engine where it fits in
+  // memory, else two-bit. Throws InputError for a board of more than kMaxCells cells, ResourceError
+  // (naming the bytes needed) if the chosen engine's build would not fit in this machine's memory.
+  static Engine choose_engine(const Board& board, Engine requested = Engine::automatic);
+  // choose_engine for the automatic choice, for callers that only need to know a table can exist.
   static void check_fits(const Board& board);
 
   const Ranker& ranker() const noexcept { return ranker_; }
   const Board& board() const noexcept { return ranker_.board(); }
   State goal() const { return canonical_goal(board(), ranker_.goal_blank()); }
+  bool two_bit() const noexcept { return !fields_.empty(); }
+  // Byte tables only (empty for a two-bit table): the depth of every rank.
   std::span<const std::uint8_t> depths() const noexcept { return depths_; }
+  // Two-bit tables only: the fields (bfs.hpp).
+  std::span<const std::uint64_t> fields() const noexcept { return fields_; }
+  // The payload as stored in a database file.
+  std::span<const std::uint8_t> payload() const noexcept;
+  // The distance of the state of rank r (a byte read, or a descent on a two-bit table).
+  int depth_of_rank(std::uint64_t r) const;
   const std::vector<std::uint64_t>& histogram() const noexcept { return histogram_; }
   int radius() const noexcept { return static_cast<int>(histogram_.size()) - 1; }
   DatabaseInfo info() const;
@@ -55,24 +86,40 @@ class DistanceTable {
   std::optional<int> distance(const State& start, const State& goal) const {
     return distance(start, Labelling(goal));
   }
-  std::optional<int> distance(const State& start, const Labelling& goal) const noexcept {
-    const std::uint64_t r = ranker_.rank_if_reachable(goal.sequence(start), start.blank);
+  // Two-bit tables: throws DataError if a chunk of a mapped file is corrupt.
+  std::optional<int> distance(const State& start, const Labelling& goal) const {
+    const Sequence seq = goal.sequence(start);
+    const std::uint64_t r = ranker_.rank_if_reachable(seq, start.blank);
     if (r == Ranker::kUnreachable) return std::nullopt;
-    return depths_[r];
+    if (fields_.empty()) return depths_[r];
+    return descent_length(seq, start.blank, r);
   }
 
   // One optimal path from start to goal (both included), found by descending the table; empty
   // when unreachable. Ties go to the first of U, D, L, R.
   std::vector<State> descend(const State& start, const State& goal) const;
 
-  // The states at the largest distance, in the labels of `goal` (at most `limit` of them).
+  // The states at the largest distance, in the labels of `goal` (at most `limit` of them; a
+  // two-bit table lists them only when the radius holds at most kFarthestKept states).
   std::vector<State> farthest(const State& goal, std::size_t limit) const;
 
+  // Two-bit tables read from a file: checks every chunk now (in parallel); else nothing to do.
+  void verify_all(int threads = 0) const;
+
  private:
+  unsigned field(std::uint64_t r) const;  // two-bit: the field of rank r (chunk verified)
+  int descent_length(Sequence seq, int blank, std::uint64_t r) const;
+  // Two-bit: true when the neighbour of rank nr is one move closer than a state of field v whose
+  // blank is on `blank`.
+  bool closer(unsigned v, int blank, std::uint64_t nr) const;
+
   Ranker ranker_;
   std::span<const std::uint8_t> depths_;
-  std::vector<std::uint64_t> histogram_;
+  std::span<const std::uint64_t> fields_;
+  std::vector<std::uint64_t> histogram_, farthest_;
   std::shared_ptr<const void> storage_;
+  std::shared_ptr<const ChunkVerifier> chunks_;
+  std::uint64_t goal_rank_ = 0;
 };
 
 }  // namespace tilespace

@@ -20,6 +20,11 @@ struct StoreOptions {
   std::filesystem::path dir = "out";
   BfsOptions bfs;                                  // threads and progress for builds
   std::function<void(const std::string&)> note;   // one-line notices (building, built); may be empty
+  Engine engine = Engine::automatic;               // which BFS builds missing tables
+  // Two-bit builds: save a checkpoint (<table>.ckpt) between layers at most this often (0: never);
+  // with `resume`, continue from the checkpoint if there is one.
+  double checkpoint_every = 300;
+  bool resume = false;
 };
 
 class TableStore {
@@ -27,6 +32,8 @@ class TableStore {
   explicit TableStore(StoreOptions options);
 
   std::filesystem::path path_for(const Board& board, int goal_blank) const;
+  // The checkpoint of a two-bit build of that table (database.hpp: <table>.ckpt).
+  std::filesystem::path checkpoint_for(const Board& board, int goal_blank) const;
 
   // The table for goals with the blank on `goal_blank`: from memory, else loaded from its file,
   // else built and saved first (with a notice). Throws DataError if the file exists but is bad,
@@ -36,7 +43,9 @@ class TableStore {
   // The table if it is already in memory (nothing is loaded or built), else null.
   const DistanceTable* loaded(const Board& board, int goal_blank) const noexcept;
 
-  // Builds and saves the table even if a file exists (replacing it atomically).
+  // Builds and saves the table even if a file exists (replacing it atomically), with the engine of
+  // the options; a two-bit build checkpoints and resumes as the options say, and removes its
+  // checkpoint once the table is saved.
   const DistanceTable& build(const Board& board, int goal_blank);
 
  private:

@@ -29,9 +29,17 @@ struct LabFlags {
   std::uint64_t max_nodes = 0;
 };
 
+// Options of `build` beyond the common ones.
+struct BuildFlags {
+  bool all_goals = false;
+  int bits = 0;                   // 0: automatic (byte engine where it fits), 8 or 2
+  double checkpoint_every = 300;  // seconds between checkpoints of a two-bit build (0: none)
+  bool checkpoint_given = false, resume = false;
+};
+
 // tables.cpp
 // build: the distance table for the goal (or, with all_goals, one per blank cell).
-int cmd_build(Common& c, bool all_goals);
+int cmd_build(Common& c, const BuildFlags& f);
 // query START: the optimal number of moves to the goal; exit 1 if unreachable.
 int cmd_query(Common& c, const std::string& start_arg);
 // query --batch FILE: one answer a line ('-' for stdin); exit 2 if any line was bad.

@@ -42,21 +42,31 @@ std::optional<Board> board_option(const Common& c) {
 std::function<void(const LayerReport&)> layer_progress(const Common& c, const char* layer, const char* items) {
   if (!c.progress && !::isatty(STDERR_FILENO)) return {};
   return [layer, items](const LayerReport& r) {
-    std::fprintf(stderr, "  %s %3d  %13llu %s  %13llu total  %8.2f s\n", layer, r.depth,
-                 static_cast<unsigned long long>(r.states), items, static_cast<unsigned long long>(r.total), r.seconds);
+    char left[48] = "";
+    // The time left: the states still to find at the rate of the last layer (the whole space's
+    // size is known, the layer sizes are not); only once layers take long enough to measure.
+    if (r.space > r.total && r.layer_seconds > 0.2 && r.states > 0) {
+      const double secs = static_cast<double>(r.space - r.total) * r.layer_seconds / static_cast<double>(r.states);
+      if (secs < 3600 * 24 * 30) std::snprintf(left, sizeof left, "  ~%.0f s left", secs);
+    }
+    std::fprintf(stderr, "  %s %3d  %13llu %s  %13llu total  %8.2f s%s\n", layer, r.depth,
+                 static_cast<unsigned long long>(r.states), items, static_cast<unsigned long long>(r.total), r.seconds,
+                 left);
   };
 }
 
 void note_on_stderr(const std::string& s) { std::fprintf(stderr, "tilespace: %s\n", s.c_str()); }
 
-TableStore make_store(const Common& c) {
+StoreOptions store_options(const Common& c) {
   StoreOptions o;
   o.dir = c.db;
   o.bfs.threads = c.threads;
   o.bfs.on_layer = layer_progress(c, "depth", "states");
   o.note = note_on_stderr;
-  return TableStore(std::move(o));
+  return o;
 }
+
+TableStore make_store(const Common& c) { return TableStore(store_options(c)); }
 
 Problem parse_problem(const Common& c, const std::string& start_text) {
   auto board = board_option(c);

@@ -48,6 +48,7 @@ std::optional<Board> board_option(const Common& c);
 std::function<void(const LayerReport&)> layer_progress(const Common& c, const char* layer, const char* items);
 // "tilespace: <s>" on stderr: the notices of the database stores.
 void note_on_stderr(const std::string& s);
+StoreOptions store_options(const Common& c);
 TableStore make_store(const Common& c);
 
 // Start (empty: none) and goal from `start_text` and --goal/--board/--blank; default goal 1..N-1 0.

@@ -25,12 +25,20 @@ namespace tilespace::cli {
 
 using nlohmann::json;
 
-int cmd_build(Common& c, bool all_goals) {
+int cmd_build(Common& c, const BuildFlags& f) {
   Problem p = read_problem(c, "");
-  TableStore store = make_store(c);
   const Board& b = p.goal.board;
+  const Engine engine = DistanceTable::choose_engine(b, static_cast<Engine>(f.bits));
+  if (engine == Engine::byte && (f.resume || f.checkpoint_given))
+    throw InputError(std::string(f.resume ? "--resume" : "--checkpoint-every") +
+                     " applies to the two-bit engine (--bits 2); the " + b.name() + " table is built with the byte engine");
+  StoreOptions o = store_options(c);
+  o.engine = engine;
+  o.checkpoint_every = f.checkpoint_every;
+  o.resume = f.resume;
+  TableStore store(std::move(o));
   std::vector<int> blanks;
-  if (all_goals) {
+  if (f.all_goals) {
     for (int cell = 0; cell < b.cells(); ++cell) blanks.push_back(cell);
   } else {
     blanks.push_back(p.goal.blank);
@@ -43,10 +51,10 @@ int cmd_build(Common& c, bool all_goals) {
     const auto path = store.path_for(b, blank).string();
     if (c.json) {
       out.push_back({{"file", path}, {"goal", tiles_json(t.goal())}, {"states", t.ranker().size()},
-                     {"radius", t.radius()}, {"seconds", secs}});
+                     {"radius", t.radius()}, {"bits", t.two_bit() ? 2 : 8}, {"seconds", secs}});
     } else {
-      std::printf("built %s: %llu states, radius %d, %.2f s\n", path.c_str(),
-                  static_cast<unsigned long long>(t.ranker().size()), t.radius(), secs);
+      std::printf("built %s: %llu states, radius %d, %s, %.2f s\n", path.c_str(),
+                  static_cast<unsigned long long>(t.ranker().size()), t.radius(), t.two_bit() ? "2 bits" : "8 bits", secs);
     }
   }
   if (c.json) std::puts(out.dump().c_str());

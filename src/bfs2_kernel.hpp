@@ -1,0 +1,193 @@
+// Internal to the library: the two-bit engine's layer expansion (field layout in bfs.hpp), shared
+// by the threaded engine (bfs2.cpp) and the MPI engine (tools/mpi/). A process holds the fields of
+// the global words [lo, hi) (all of them when threaded); targets outside go to a Remote sink.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <bit>
+#include <cstdint>
+#include <vector>
+
+#include "bfs_kernel.hpp"
+#include "tilespace/bfs.hpp"
+
+namespace tilespace::detail {
+
+inline constexpr std::uint64_t kLowBits = 0x5555'5555'5555'5555u;  // the low bit of every field
+
+// Low bit of every field equal to 11 (open) / 00 (unseen).
+inline std::uint64_t open_fields(std::uint64_t x) noexcept { return x & (x >> 1) & kLowBits; }
+inline std::uint64_t unseen_fields(std::uint64_t x) noexcept { return ~(x | (x >> 1)) & kLowBits; }
+
+// Per word, what depends on the blank cell of its first rank (o = 32 * word mod N): which fields
+// have an odd-parity blank, which can move left / right, the blank and the group offset of field k.
+struct TwoBitGeometry {
+  Geometry G;
+  int n_cells;
+  std::uint64_t size;   // ranks
+  std::uint64_t words;  // ceil(size / 32)
+  std::array<std::uint64_t, kMaxCells> odd{}, can_left{}, can_right{};
+  std::array<std::array<std::uint8_t, 32>, kMaxCells> blank{}, group_add{};
+  std::array<std::uint8_t, kMaxCells> next_o{}, group_step{};
+  std::uint64_t goal_rank = 0;
+
+  explicit TwoBitGeometry(const Ranker& r)
+      : G(r), n_cells(r.cells()), size(r.size()), words((r.size() + 31) / 32) {
+    const int N = n_cells, w = r.board().width();
+    for (int o = 0; o < N; ++o) {
+      for (int k = 0; k < 32; ++k) {
+        const int b = (o + k) % N;
+        blank[o][k] = static_cast<std::uint8_t>(b);
+        group_add[o][k] = static_cast<std::uint8_t>((o + k) / N);
+        const std::uint64_t bit = std::uint64_t{1} << (2 * k);
+        if (blank_parity(r, b)) odd[o] |= bit;
+        if (b % w != 0) can_left[o] |= bit;
+        if (b % w != w - 1) can_right[o] |= bit;
+      }
+      next_o[o] = static_cast<std::uint8_t>((o + 32) % N);
+      group_step[o] = static_cast<std::uint8_t>((o + 32) / N);
+    }
+    Sequence id{};
+    for (int i = 0; i < r.seq_len(); ++i) id[i] = static_cast<std::uint8_t>(i);
+    goal_rank = r.rank(id, r.goal_blank());
+  }
+};
+
+// What one block of a layer found.
+struct TwoBitTally {
+  std::uint64_t expanded = 0;        // open fields of the layer's parity, now settled
+  std::uint64_t found = 0;           // unseen fields opened for the next layer
+  std::vector<std::uint64_t> ranks;  // the expanded ranks, when collecting (small layers)
+  void join(TwoBitTally& o) {
+    expanded += o.expanded;
+    found += o.found;
+    ranks.insert(ranks.end(), o.ranks.begin(), o.ranks.end());
+  }
+};
+
+// Targets that all belong to this process (the threaded engine).
+struct NoRemote {
+  void operator()(std::uint64_t) const noexcept {}
+};
+
+// Expands layer `layer` over the global words [begin, end) (inside [lo, hi)). `local` points at
+// the fields of global word lo. W: the board width, fixed at compile time. Shared: several threads
+// update the fields (relaxed atomics); else plain loads and stores. Remote: called with every
+// target rank outside [32 lo, 32 hi).
+template <int W, bool Shared, class Remote>
+class TwoBitExpander {
+ public:
+  TwoBitExpander(const TwoBitGeometry& T, std::uint64_t* local, std::uint64_t lo, std::uint64_t hi, int layer,
+                 bool collect, Remote& remote)
+      : T_(T), G_(T.G), local_(local), lo_(lo), hi_(hi), layer_(layer), collect_(collect), remote_(remote),
+        cursor_(T.G.n) {}
+
+  void run(std::uint64_t begin, std::uint64_t end, TwoBitTally& tally) {
+    const int N = T_.n_cells;
+    int o = static_cast<int>((32 * begin) % static_cast<std::uint64_t>(N));
+    std::uint64_t g0 = 32 * begin / static_cast<std::uint64_t>(N);
+    const bool odd_layer = layer_ & 1;
+    // Settled value of this layer: 01 when floor(d/2) is even (clear the high bit), else 10.
+    const bool high = (layer_ >> 1) & 1;
+    for (std::uint64_t i = begin; i < end; ++i, g0 += T_.group_step[o], o = T_.next_o[o]) {
+      std::uint64_t& word = local_[i - lo_];
+      const std::uint64_t x = load(word);
+      const std::uint64_t open = open_fields(x);
+      if (!open) continue;
+      const std::uint64_t f = open & (odd_layer ? T_.odd[o] : ~T_.odd[o]);
+      if (!f) continue;
+      tally.expanded += static_cast<std::uint64_t>(std::popcount(f));
+      and_word(word, ~(high ? f : f << 1));
+
+      // Horizontal moves keep the group: the neighbouring fields, across words at the ends.
+      const std::uint64_t left = f & T_.can_left[o], right = f & T_.can_right[o];
+      const std::uint64_t h = ((left >> 2) | (right << 2)) & unseen_fields(x);
+      if (h) open_in(word, h, tally);
+      if (left & 1u) target(32 * i - 1, tally);
+      if (right >> 62) target(32 * i + 32, tally);
+
+      // Vertical moves: the group's permutation (cursor) and the Lehmer delta.
+      for (std::uint64_t m = f; m; m &= m - 1) {
+        const int k = std::countr_zero(m) >> 1;
+        const int b = T_.blank[o][k];
+        const std::uint64_t g = g0 + T_.group_add[o][k];
+        if (g != cursor_g_) {
+          cursor_.go_to(g);
+          cursor_g_ = g;
+          odd_ = G_.odd_parity_cells ^ (cursor_.parity0() ? ~0u : 0u);
+        }
+        if (collect_) tally.ranks.push_back(32 * i + static_cast<std::uint64_t>(k));
+        const unsigned v = (odd_ >> b) & 1u;
+        const ByteCode c{cursor_.seq(v), cursor_.digits(v)};
+        const auto lex = static_cast<std::int64_t>(2 * g + v);
+        if (b >= W) {
+          const auto t = (static_cast<std::uint64_t>(lex + delta_up<W>(G_, c, b - W)) >> 1) * N + (b - W);
+          push(t, tally);
+        }
+        if (b + W < N) {
+          const auto t = (static_cast<std::uint64_t>(lex + delta_down<W>(G_, c, b)) >> 1) * N + (b + W);
+          push(t, tally);
+        }
+      }
+    }
+    ring_.flush([&](std::uint64_t t) { settle(t, tally); });
+  }
+
+  // Opens rank t if unseen (a target this process owns, e.g. received from another one).
+  void settle(std::uint64_t t, TwoBitTally& tally) {
+    std::uint64_t& word = local_[(t >> 5) - lo_];
+    const std::uint64_t bit = std::uint64_t{1} << (2 * (t & 31));
+    if (unseen_fields(load(word)) & bit) open_in(word, bit, tally);
+  }
+
+ private:
+  static std::uint64_t load(std::uint64_t& w) {
+    if constexpr (Shared) return std::atomic_ref<std::uint64_t>(w).load(std::memory_order_relaxed);
+    return w;
+  }
+  static void and_word(std::uint64_t& w, std::uint64_t mask) {
+    if constexpr (Shared) {
+      std::atomic_ref<std::uint64_t>(w).fetch_and(mask, std::memory_order_relaxed);
+    } else {
+      w &= mask;
+    }
+  }
+  // Opens the fields `h` (low bits; unseen when read), counting those this call opened.
+  static void open_in(std::uint64_t& w, std::uint64_t h, TwoBitTally& tally) {
+    std::uint64_t old;
+    if constexpr (Shared) {
+      old = std::atomic_ref<std::uint64_t>(w).fetch_or(h | (h << 1), std::memory_order_relaxed);
+    } else {
+      old = w;
+      w = old | h | (h << 1);
+    }
+    tally.found += static_cast<std::uint64_t>(std::popcount(h & unseen_fields(old)));
+  }
+  bool mine(std::uint64_t t) const noexcept { return (t >> 5) >= lo_ && (t >> 5) < hi_; }
+  void target(std::uint64_t t, TwoBitTally& tally) {
+    if (mine(t)) {
+      settle(t, tally);
+    } else {
+      remote_(t);
+    }
+  }
+  void push(std::uint64_t t, TwoBitTally& tally) {
+    if (!mine(t)) return remote_(t);
+    ring_.push(t, &local_[(t >> 5) - lo_], [&](std::uint64_t u) { settle(u, tally); });
+  }
+
+  const TwoBitGeometry& T_;
+  const Geometry G_;  // a local copy, so that the compiler may keep fields in registers
+  std::uint64_t* local_;
+  std::uint64_t lo_, hi_;
+  int layer_;
+  bool collect_;
+  Remote& remote_;
+  GroupCursor cursor_;
+  std::uint64_t cursor_g_ = ~std::uint64_t{0};
+  std::uint32_t odd_ = 0;
+  PrefetchRing<std::uint64_t, 32> ring_;
+};
+
+}  // namespace tilespace::detail

@@ -1,0 +1,180 @@
+#include "tilespace/checkpoint.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "tilespace/database.hpp"
+#include "tilespace/errors.hpp"
+
+namespace tilespace {
+namespace {
+
+constexpr std::array<char, 8> kMagic{'T', 'S', 'C', 'K', 'P', 'T', '\r', '\n'};
+constexpr std::size_t kChecksumOffset = 72, kHistogramOffset = 256;
+constexpr std::size_t kMaxHistogram = (kHeaderSize - kHistogramOffset) / 8;
+constexpr std::uint8_t kEngineTwoBit = 2;
+
+template <class T>
+void put(std::vector<std::uint8_t>& h, std::size_t off, T v) {
+  std::memcpy(h.data() + off, &v, sizeof v);
+}
+template <class T>
+T get(const std::uint8_t* h, std::size_t off) {
+  T v;
+  std::memcpy(&v, h + off, sizeof v);
+  return v;
+}
+
+std::uint64_t header_checksum(const std::uint8_t* header) {
+  std::array<std::uint8_t, kHeaderSize> copy;
+  std::memcpy(copy.data(), header, kHeaderSize);
+  std::memset(copy.data() + kChecksumOffset, 0, 8);
+  return XXH3_64bits(copy.data(), copy.size());
+}
+
+std::string sys_error() { return std::strerror(errno); }
+
+}  // namespace
+
+void save_checkpoint(const std::filesystem::path& path, const Ranker& ranker, const TwoBitProgress& progress,
+                     std::span<const std::uint64_t> fields, const CheckpointSlice& slice) {
+  const std::string name = path.string();
+  if (progress.histogram.size() > kMaxHistogram) throw DataError(name + ": too many layers for a checkpoint");
+  std::vector<std::uint8_t> h(kHeaderSize, 0);
+  std::memcpy(h.data(), kMagic.data(), kMagic.size());
+  put<std::uint32_t>(h, 8, kCheckpointVersion);
+  put<std::uint32_t>(h, 12, kFormatVersion);
+  h[16] = kEngineTwoBit;
+  h[17] = static_cast<std::uint8_t>(ranker.board().width());
+  h[18] = static_cast<std::uint8_t>(ranker.board().height());
+  h[19] = static_cast<std::uint8_t>(ranker.goal_blank());
+  put<std::uint32_t>(h, 20, static_cast<std::uint32_t>(progress.next_layer));
+  put<std::uint64_t>(h, 24, progress.pending);
+  put<std::uint64_t>(h, 32, two_bit_words(ranker));
+  put<std::uint64_t>(h, 40, slice.first);
+  put<std::uint64_t>(h, 48, slice.end);
+  put<std::uint32_t>(h, 56, slice.process);
+  put<std::uint32_t>(h, 60, slice.processes);
+  put<std::uint64_t>(h, 64, XXH3_64bits(fields.data(), fields.size_bytes()));
+  put<std::uint32_t>(h, 80, static_cast<std::uint32_t>(progress.histogram.size()));
+  for (std::size_t i = 0; i < progress.histogram.size(); ++i)
+    put<std::uint64_t>(h, kHistogramOffset + 8 * i, progress.histogram[i]);
+  put<std::uint64_t>(h, kChecksumOffset, header_checksum(h.data()));
+
+  remove_stale_temporaries(path);
+  const std::string tmp = name + ".tmp." + std::to_string(::getpid());
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw DataError(name + ": cannot create " + tmp + ": " + sys_error());
+  auto fail = [&](const std::string& what) {
+    const std::string err = sys_error();
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    throw DataError(name + ": " + what + ": " + err);
+  };
+  auto write_all = [&](const void* data, std::size_t n) {
+    auto p = static_cast<const std::uint8_t*>(data);
+    while (n > 0) {
+      const ssize_t w = ::write(fd, p, std::min<std::size_t>(n, 1u << 30));
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) fail("write failed");
+      p += w;
+      n -= static_cast<std::size_t>(w);
+    }
+  };
+  write_all(h.data(), h.size());
+  write_all(fields.data(), fields.size_bytes());
+  if (::fsync(fd) != 0) fail("fsync failed");
+  if (::close(fd) != 0) {
+    const std::string err = sys_error();
+    ::unlink(tmp.c_str());
+    throw DataError(name + ": close failed: " + err);
+  }
+  if (::rename(tmp.c_str(), name.c_str()) != 0) {
+    const std::string err = sys_error();
+    ::unlink(tmp.c_str());
+    throw DataError(name + ": cannot rename " + tmp + " into place: " + err);
+  }
+}
+
+LoadedCheckpoint load_checkpoint(const std::filesystem::path& path, const Ranker& ranker, const CheckpointSlice& slice) {
+  const std::string name = path.string();
+  auto bad = [&](const std::string& what) { return DataError(name + ": " + what); };
+  const int fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw bad("cannot open: " + sys_error());
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  auto read_all = [&](void* data, std::size_t n) -> std::size_t {
+    auto p = static_cast<std::uint8_t*>(data);
+    std::size_t got = 0;
+    while (got < n) {
+      const ssize_t r = ::read(fd, p + got, std::min<std::size_t>(n - got, 1u << 30));
+      if (r < 0 && errno == EINTR) continue;
+      if (r < 0) throw bad("read failed: " + sys_error());
+      if (r == 0) break;
+      got += static_cast<std::size_t>(r);
+    }
+    return got;
+  };
+  std::array<std::uint8_t, kHeaderSize> h{};
+  const std::size_t got = read_all(h.data(), h.size());
+  if (got < kMagic.size() || std::memcmp(h.data(), kMagic.data(), kMagic.size()) != 0)
+    throw bad("not a tilespace checkpoint (bad magic)");
+  if (got < kHeaderSize) throw bad("truncated checkpoint header");
+  if (get<std::uint32_t>(h.data(), 8) != kCheckpointVersion)
+    throw bad("checkpoint version " + std::to_string(get<std::uint32_t>(h.data(), 8)) + ", this build writes version " +
+              std::to_string(kCheckpointVersion));
+  if (header_checksum(h.data()) != get<std::uint64_t>(h.data(), kChecksumOffset))
+    throw bad("checkpoint header checksum mismatch: the checkpoint is corrupt");
+  if (get<std::uint32_t>(h.data(), 12) != kFormatVersion)
+    throw bad("a checkpoint for database format version " + std::to_string(get<std::uint32_t>(h.data(), 12)) +
+              ", this build writes version " + std::to_string(kFormatVersion));
+  if (h[16] != kEngineTwoBit) throw bad("a checkpoint of another engine (" + std::to_string(h[16]) + ")");
+  const Board& b = ranker.board();
+  if (h[17] != b.width() || h[18] != b.height())
+    throw bad("a checkpoint of the " + std::to_string(h[17]) + "x" + std::to_string(h[18]) + " board, not " + b.name());
+  if (h[19] != ranker.goal_blank())
+    throw bad("a checkpoint for the goal with the blank on cell " + std::to_string(h[19]) + ", not " +
+              std::to_string(ranker.goal_blank()));
+  const auto words = get<std::uint64_t>(h.data(), 32);
+  if (words != two_bit_words(ranker)) throw bad("inconsistent table size");
+  const auto first = get<std::uint64_t>(h.data(), 40), end = get<std::uint64_t>(h.data(), 48);
+  const auto process = get<std::uint32_t>(h.data(), 56), processes = get<std::uint32_t>(h.data(), 60);
+  if (first != slice.first || end != slice.end || process != slice.process || processes != slice.processes)
+    throw bad("a checkpoint of process " + std::to_string(process) + " of " + std::to_string(processes) + " (words " +
+              std::to_string(first) + ".." + std::to_string(end) + "), not of process " + std::to_string(slice.process) +
+              " of " + std::to_string(slice.processes));
+  LoadedCheckpoint c;
+  c.progress.next_layer = static_cast<int>(get<std::uint32_t>(h.data(), 20));
+  c.progress.pending = get<std::uint64_t>(h.data(), 24);
+  const auto len = get<std::uint32_t>(h.data(), 80);
+  if (len > kMaxHistogram || len != static_cast<std::uint32_t>(c.progress.next_layer) || len == 0)
+    throw bad("inconsistent histogram length");
+  std::uint64_t total = 0;
+  for (std::uint32_t i = 0; i < len; ++i) {
+    c.progress.histogram.push_back(get<std::uint64_t>(h.data(), kHistogramOffset + 8 * i));
+    total += c.progress.histogram.back();
+  }
+  if (c.progress.histogram[0] != 1 || total + c.progress.pending > ranker.size())
+    throw bad("inconsistent histogram");
+  c.fields = std::make_shared<FieldArray>(end - first);
+  const auto span = c.fields->span();
+  const std::size_t want = span.size_bytes();
+  const std::size_t have = read_all(span.data(), want);
+  if (have < want) throw bad("truncated: the fields end after " + std::to_string(have) + " of " + std::to_string(want) + " bytes");
+  std::uint8_t extra;
+  if (read_all(&extra, 1) != 0) throw bad("trailing data after the fields");
+  if (XXH3_64bits(span.data(), want) != get<std::uint64_t>(h.data(), 64))
+    throw bad("fields checksum mismatch: the checkpoint is corrupt");
+  return c;
+}
+
+}  // namespace tilespace
