@@ -1,17 +1,23 @@
+// The byte engine (bfs.hpp): Expander, one layer's expansion over a block of groups, and the
+// layer loop around it. The loop is detail::LayerDriver's (bfs_kernel.hpp), shared with the two-bit
+// engine and the pattern-database builder: one oneTBB arena for the whole search, one pass a layer
+// (a parallel_reduce over blocks of groups, or of bitmap words on small boards; with one thread a
+// direct call of the unshared instantiation), and the per-layer report with the layer's time and
+// the size of the space, from which the CLI estimates the time left. The search picks its
+// Expander once: Small (boards of at most 10 cells: code table and mark bitmaps) and Ring (off only
+// with one thread on boards whose words fit in cache, where targets are updated at once).
 #include "tilespace/bfs.hpp"
 
 #include <tbb/blocked_range.h>
 #include <tbb/cache_aligned_allocator.h>
 #include <tbb/parallel_for.h>
-#include <tbb/parallel_reduce.h>
-#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <new>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "tilespace/errors.hpp"
 #include "bfs_kernel.hpp"
@@ -238,6 +244,7 @@ class Expander {
   std::uint64_t expanded_ = 0;
 };
 
+// The working arrays. TBB's allocator keeps freed large blocks for reuse, so a repeated search
 // does not fault in fresh pages every time.
 using Words = std::vector<std::uint64_t, tbb::cache_aligned_allocator<std::uint64_t>>;
 
@@ -246,6 +253,12 @@ using Words = std::vector<std::uint64_t, tbb::cache_aligned_allocator<std::uint6
 bool is_small(int n) { return n <= 9; }
 
 std::uint64_t mark_words(std::uint64_t groups) { return (groups + 63) / 64; }
+
+// What a block of a pass returns: the states it expanded (of the layer being expanded).
+struct ExpandTally {
+  std::uint64_t expanded = 0;
+  void join(const ExpandTally& o) { expanded += o.expanded; }
+};
 
 }  // namespace
 
@@ -256,7 +269,7 @@ std::uint64_t bfs_work_bytes(const Ranker& ranker) {
 }
 
 BfsResult bfs_distances(const Ranker& ranker, std::span<std::uint8_t> depth, const BfsOptions& options) {
-  const auto t0 = std::chrono::steady_clock::now();
+  detail::LayerDriver driver(options.threads);  // its clock starts here: seconds include the set-up
   const Geometry G(ranker);
   const std::uint64_t groups = ranker.groups();
   const bool small = is_small(G.n);
@@ -272,10 +285,8 @@ BfsResult bfs_distances(const Ranker& ranker, std::span<std::uint8_t> depth, con
   }
   const Space space{words.data(), {marks[0].data(), marks[1].data()}, codes.data(), depth.data()};
 
-  const int threads = options.threads > 0 ? options.threads : tbb::info::default_concurrency();
-  tbb::task_arena arena(threads);
   BfsResult result;
-  arena.execute([&] {
+  driver.execute([&] {
     tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, depth.size(), 1u << 20),
                       [&](const auto& r) { std::fill(depth.begin() + r.begin(), depth.begin() + r.end(), 0xFF); });
     if (small) {
@@ -300,38 +311,31 @@ BfsResult bfs_distances(const Ranker& ranker, std::span<std::uint8_t> depth, con
     const std::uint64_t items = small ? mark_words(groups) : groups;
     const std::uint64_t grain =
         std::max<std::uint64_t>(small ? 1 : 64, std::min<std::uint64_t>(1u << 14, items / 64 + 1));
-    const bool ring = !(groups <= kCachedGroups && threads == 1);
+    const bool ring = !(groups <= kCachedGroups && driver.threads() == 1);
+    driver.start_layer();  // the first layer's time does not include the set-up above
     // Each pass expands layer `layer` (writing its depths) and marks layer + 1; it returns the
     // size of the layer it expanded, so an empty pass ends the search.
     std::uint64_t total = 0;
     for (int layer = 0;; ++layer) {
       if (layer > kMaxDepth) throw ResourceError("search deeper than " + std::to_string(kMaxDepth) + " moves");
-      auto expand_range = [&]<bool Shared>(std::uint64_t begin, std::uint64_t end) {
-        return with_width(G.w, [&](auto w) {
-          auto go = [&]<bool Small, bool Ring>() {
-            return Expander<decltype(w)::value, Small, Shared, Ring>::run(G, space, layer, begin, end);
-          };
-          if (small) return ring ? go.template operator()<true, true>() : go.template operator()<true, false>();
-          return ring ? go.template operator()<false, true>() : go.template operator()<false, false>();
-        });
-      };
-      const std::uint64_t size =
-          threads == 1 ? expand_range.template operator()<false>(0, items)
-                       : tbb::parallel_reduce(
-                             tbb::blocked_range<std::uint64_t>(0, items, grain), std::uint64_t{0},
-                             [&](const tbb::blocked_range<std::uint64_t>& r, std::uint64_t acc) {
-                               return acc + expand_range.template operator()<true>(r.begin(), r.end());
-                             },
-                             std::plus<>());
+      const ExpandTally tally = driver.pass<ExpandTally>(
+          items, grain, [&]<bool Shared>(std::uint64_t begin, std::uint64_t end, ExpandTally& t) {
+            t.expanded += with_width(G.w, [&](auto w) {
+              auto go = [&]<bool Small, bool Ring>() {
+                return Expander<decltype(w)::value, Small, Shared, Ring>::run(G, space, layer, begin, end);
+              };
+              if (small) return ring ? go.template operator()<true, true>() : go.template operator()<true, false>();
+              return ring ? go.template operator()<false, true>() : go.template operator()<false, false>();
+            });
+          });
+      const std::uint64_t size = tally.expanded;
       if (size == 0) break;
       total += size;
       result.histogram.push_back(size);
-      if (options.on_layer)
-        options.on_layer({layer, size, total,
-                          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()});
+      driver.report(options.on_layer, layer, size, total, ranker.size());
     }
   });
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  result.seconds = driver.seconds();
   return result;
 }
 

@@ -15,6 +15,13 @@
 namespace tilespace::detail {
 
 inline constexpr std::uint64_t kLowBits = 0x5555'5555'5555'5555u;  // the low bit of every field
+// Blocks of 512 words (4 KiB of fields, 16384 ranks): a layer visits only the blocks marked as
+// holding open fields of its parity, so sparse layers (the first and last dozens) cost almost
+// nothing and untouched pages are never read.
+inline constexpr int kBlockLog2 = 9;
+inline constexpr std::uint64_t kBlockWords = std::uint64_t{1} << kBlockLog2;
+inline std::uint64_t block_count(std::uint64_t words) { return (words + kBlockWords - 1) >> kBlockLog2; }
+inline std::uint64_t mark_word_count(std::uint64_t words) { return (block_count(words) + 63) / 64; }
 
 // Low bit of every field equal to 11 (open) / 00 (unseen).
 inline std::uint64_t open_fields(std::uint64_t x) noexcept { return x & (x >> 1) & kLowBits; }
@@ -54,6 +61,21 @@ struct TwoBitGeometry {
   }
 };
 
+// Marks (marks[parity]: one bit a block of local words) the blocks of `words` local words, the
+// first of them global word `lo`, that hold open fields of each parity: for a search continued from
+// a checkpoint. Sequential; bitmaps of mark_word_count(words) words, cleared by the caller.
+inline void mark_open_blocks(const TwoBitGeometry& T, const std::uint64_t* local, std::uint64_t lo, std::uint64_t words,
+                             std::uint64_t* marks0, std::uint64_t* marks1) {
+  for (std::uint64_t i = 0; i < words; ++i) {
+    const std::uint64_t open = open_fields(local[i]);
+    if (!open) continue;
+    const auto o = static_cast<int>((32 * (lo + i)) % static_cast<std::uint64_t>(T.n_cells));
+    const std::uint64_t block = i >> kBlockLog2, bit = std::uint64_t{1} << (block & 63);
+    if (open & T.odd[o]) marks1[block >> 6] |= bit;
+    if (open & ~T.odd[o]) marks0[block >> 6] |= bit;
+  }
+}
+
 // What one block of a layer found.
 struct TwoBitTally {
   std::uint64_t expanded = 0;        // open fields of the layer's parity, now settled
@@ -83,6 +105,9 @@ class TwoBitExpander {
       : T_(T), G_(T.G), local_(local), lo_(lo), hi_(hi), layer_(layer), collect_(collect), remote_(remote),
         cursor_(T.G.n) {}
 
+  // Marks the blocks (of the local words) that get fields opened, for the next layer; none if unset.
+  void set_marks(std::uint64_t* next_marks) noexcept { next_marks_ = next_marks; }
+
   void run(std::uint64_t begin, std::uint64_t end, TwoBitTally& tally) {
     const int N = T_.n_cells;
     int o = static_cast<int>((32 * begin) % static_cast<std::uint64_t>(N));
@@ -103,7 +128,7 @@ class TwoBitExpander {
       // Horizontal moves keep the group: the neighbouring fields, across words at the ends.
       const std::uint64_t left = f & T_.can_left[o], right = f & T_.can_right[o];
       const std::uint64_t h = ((left >> 2) | (right << 2)) & unseen_fields(x);
-      if (h) open_in(word, h, tally);
+      if (h) open_in(i - lo_, h, tally);
       if (left & 1u) target(32 * i - 1, tally);
       if (right >> 62) target(32 * i + 32, tally);
 
@@ -136,9 +161,9 @@ class TwoBitExpander {
 
   // Opens rank t if unseen (a target this process owns, e.g. received from another one).
   void settle(std::uint64_t t, TwoBitTally& tally) {
-    std::uint64_t& word = local_[(t >> 5) - lo_];
+    const std::uint64_t i = (t >> 5) - lo_;
     const std::uint64_t bit = std::uint64_t{1} << (2 * (t & 31));
-    if (unseen_fields(load(word)) & bit) open_in(word, bit, tally);
+    if (unseen_fields(load(local_[i])) & bit) open_in(i, bit, tally);
   }
 
  private:
@@ -153,8 +178,21 @@ class TwoBitExpander {
       w &= mask;
     }
   }
-  // Opens the fields `h` (low bits; unseen when read), counting those this call opened.
-  static void open_in(std::uint64_t& w, std::uint64_t h, TwoBitTally& tally) {
+  // Opens the fields `h` (low bits; unseen when read) of local word i, counting those this call
+  // opened, and marks the word's block.
+  void open_in(std::uint64_t i, std::uint64_t h, TwoBitTally& tally) {
+    std::uint64_t& w = local_[i];
+    if (next_marks_) {
+      const std::uint64_t block = i >> kBlockLog2, bit = std::uint64_t{1} << (block & 63);
+      std::uint64_t& m = next_marks_[block >> 6];
+      if (!(load(m) & bit)) {
+        if constexpr (Shared) {
+          std::atomic_ref<std::uint64_t>(m).fetch_or(bit, std::memory_order_relaxed);
+        } else {
+          m |= bit;
+        }
+      }
+    }
     std::uint64_t old;
     if constexpr (Shared) {
       old = std::atomic_ref<std::uint64_t>(w).fetch_or(h | (h << 1), std::memory_order_relaxed);
@@ -184,6 +222,7 @@ class TwoBitExpander {
   int layer_;
   bool collect_;
   Remote& remote_;
+  std::uint64_t* next_marks_ = nullptr;
   GroupCursor cursor_;
   std::uint64_t cursor_g_ = ~std::uint64_t{0};
   std::uint32_t odd_ = 0;

@@ -83,7 +83,8 @@ class GroupCursor {
     int i = n_ - 3;
     std::uint32_t v = d_[0][i] + k;
     while (v >= static_cast<std::uint32_t>(n_ - i)) {
-      const std::uint32_t radix = static_cast<std::uint32_t>(n_ - i), carry = v / radix;
+      // Small steps (the common case: groups visited in order) carry 1 without a division.
+      const std::uint32_t radix = static_cast<std::uint32_t>(n_ - i), carry = v < 2 * radix ? 1u : v / radix;
       sum_ += v - carry * radix - d_[0][i];
       d_[0][i] = static_cast<std::uint8_t>(v - carry * radix);
       --i;
@@ -99,12 +100,17 @@ class GroupCursor {
   void materialize() {
     if (dirty_ >= n_) return;
     std::uint32_t avail = suffix_[dirty_];
-    for (int i = dirty_; i < n_; ++i) {
+    // Positions n-2 and n-1 hold Lehmer digits 0 in variant 0: the two elements left, in order.
+    for (int i = dirty_; i < n_ - 2; ++i) {
       suffix_[i] = avail;
       const int e = select_bit(avail, d_[0][i]);
       s_[0][i] = static_cast<std::uint8_t>(e);
       avail &= ~(1u << e);
     }
+    if (dirty_ <= n_ - 2) suffix_[n_ - 2] = avail;
+    s_[0][n_ - 2] = static_cast<std::uint8_t>(std::countr_zero(avail));
+    s_[0][n_ - 1] = static_cast<std::uint8_t>(31 - std::countl_zero(avail));
+    suffix_[n_ - 1] = std::uint32_t{1} << s_[0][n_ - 1];
     dirty_ = n_;
     parity0_ = sum_ & 1u;
     s_[1] = s_[0];
@@ -186,11 +192,10 @@ auto with_width(int w, F&& f) {
   }
 }
 
-// The working arrays. TBB's allocator keeps freed large blocks for reuse, so a repeated search
-
 // Targets wait in a ring while their cache lines are fetched: push() prefetches the target's
-// address and settles the oldest target once the ring is full; flush() settles the rest. Used by
-// every engine whose targets are random accesses into a large array.
+// address (for writing) and settles the oldest target once the ring is full; flush() settles the
+// rest, oldest first. Used by every engine whose targets are random accesses into a large array
+// (the byte and two-bit engines' words, the pattern-database builder's marks).
 template <class Target, int N = 32>
 class PrefetchRing {
  public:
@@ -219,7 +224,9 @@ class PrefetchRing {
 // The layer loop every layered engine runs (byte and two-bit BFS, pattern-database builder): one
 // oneTBB arena for the whole search, one pass a layer over [0, items) split into blocks, a Tally
 // per block joined in order, and the per-layer report. With one thread the pass runs directly,
-// and the engine's code is its unshared (plain loads and stores) instantiation.
+// and the engine's code is its unshared (plain loads and stores) instantiation. The clock starts
+// when the driver is made (seconds()); a layer's time runs from the previous report or
+// start_layer(), whichever came last (from the driver's making if neither did).
 class LayerDriver {
  public:
   explicit LayerDriver(int threads)
@@ -258,7 +265,10 @@ class LayerDriver {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
   }
 
-  // Reports a finished layer (its time is the time since the previous report).
+  // Starts the next layer's time now (so that set-up before the first layer is not counted in it).
+  void start_layer() { last_ = std::chrono::steady_clock::now(); }
+
+  // Reports a finished layer (its time is the time since the previous report or start_layer()).
   void report(const std::function<void(const LayerReport&)>& on_layer, int layer, std::uint64_t states,
               std::uint64_t total, std::uint64_t space) {
     const auto now = std::chrono::steady_clock::now();

@@ -16,6 +16,7 @@
 #include <cerrno>
 #include <cstring>
 #include <numeric>
+#include <stdexcept>
 
 #include "tilespace/errors.hpp"
 #include "tilespace/rank.hpp"
@@ -58,9 +59,52 @@ std::uint64_t chunk_count(std::uint64_t payload, std::uint32_t log2) {
   return (payload + (std::uint64_t{1} << log2) - 1) >> log2;
 }
 
-// XXH3-64 of every chunk of `payload`, in parallel.
-std::vector<std::uint64_t> chunk_sums(std::span<const std::uint8_t> payload, std::uint32_t log2) {
-  const std::uint64_t n = chunk_count(payload.size(), log2), size = std::uint64_t{1} << log2;
+// The header and trailer of a file of `payload_size` bytes of payload. Kinds 1 and 2 store
+// `payload_sum` (XXH3-64 of the payload); kind 3 stores the trailer's checksum, the trailer being
+// the chunk checksums `sums` and info.farthest.
+DatabaseFrame make_frame(const std::string& name, const DatabaseInfo& info, std::uint64_t payload_size,
+                         std::uint64_t payload_sum, std::span<const std::uint64_t> sums) {
+  if (info.histogram.empty() || info.histogram.size() > kMaxHistogram)
+    throw DataError(name + ": histogram of " + std::to_string(info.histogram.size()) + " values cannot be stored");
+  DatabaseFrame f;
+  std::vector<std::uint8_t>& h = f.header;
+  h.assign(kHeaderSize, 0);
+  if (info.goal.cells() > static_cast<int>(kMaxHeaderCells) || info.pattern.size() > kMaxHeaderCells)
+    throw DataError(name + ": boards of more than 32 cells cannot be stored");
+  const bool two_bit = info.kind == kKindTwoBitTable;
+  if (two_bit) {
+    f.trailer.resize(8 * (sums.size() + info.farthest.size()));
+    std::memcpy(f.trailer.data(), sums.data(), 8 * sums.size());
+    std::memcpy(f.trailer.data() + 8 * sums.size(), info.farthest.data(), 8 * info.farthest.size());
+    put<std::uint32_t>(h, kChunkLog2Offset, kChunkLog2);
+    put<std::uint32_t>(h, kFarthestCountOffset, static_cast<std::uint32_t>(info.farthest.size()));
+    put<std::uint64_t>(h, kChunkCountOffset, sums.size());
+  }
+  std::memcpy(h.data(), kMagic.data(), kMagic.size());
+  put<std::uint32_t>(h, 8, kFormatVersion);
+  put<std::uint32_t>(h, 12, kHeaderSize);
+  h[16] = info.kind;
+  h[17] = static_cast<std::uint8_t>(info.goal.board.width());
+  h[18] = static_cast<std::uint8_t>(info.goal.board.height());
+  h[19] = two_bit ? 2 : 8;
+  put<std::uint32_t>(h, 20, static_cast<std::uint32_t>(info.radius()));
+  put<std::uint64_t>(h, 24, info.entries);
+  put<std::uint64_t>(h, 32, kHeaderSize);
+  put<std::uint64_t>(h, 40, payload_size);
+  put<std::uint64_t>(h, 48, two_bit ? XXH3_64bits(f.trailer.data(), f.trailer.size()) : payload_sum);
+  put<std::uint32_t>(h, 64, static_cast<std::uint32_t>(info.histogram.size()));
+  put<std::uint32_t>(h, 68, static_cast<std::uint32_t>(info.pattern.size()));
+  for (int c = 0; c < info.goal.cells(); ++c) h[kGoalOffset + c] = info.goal.tiles[c];
+  for (std::size_t i = 0; i < info.pattern.size(); ++i) h[kPatternOffset + i] = info.pattern[i];
+  for (std::size_t i = 0; i < info.histogram.size(); ++i) put<std::uint64_t>(h, kHistogramOffset + 8 * i, info.histogram[i]);
+  put<std::uint64_t>(h, kHeaderChecksumOffset, header_checksum(h));
+  return f;
+}
+
+}  // namespace
+
+std::vector<std::uint64_t> two_bit_chunk_sums(std::span<const std::uint8_t> payload) {
+  const std::uint64_t n = chunk_count(payload.size(), kChunkLog2), size = std::uint64_t{1} << kChunkLog2;
   std::vector<std::uint64_t> sums(n);
   tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, n), [&](const auto& r) {
     for (std::uint64_t c = r.begin(); c < r.end(); ++c) {
@@ -71,7 +115,12 @@ std::vector<std::uint64_t> chunk_sums(std::span<const std::uint8_t> payload, std
   return sums;
 }
 
-}  // namespace
+DatabaseFrame two_bit_frame(const std::filesystem::path& path, const DatabaseInfo& info, std::uint64_t payload_size,
+                            std::span<const std::uint64_t> chunk_sums) {
+  if (info.kind != kKindTwoBitTable || chunk_sums.size() != chunk_count(payload_size, kChunkLog2))
+    throw std::invalid_argument("two_bit_frame: not a two-bit table, or not one checksum per chunk");
+  return make_frame(path.string(), info, payload_size, 0, chunk_sums);
+}
 
 void remove_stale_temporaries(const std::filesystem::path& path) {
   std::error_code ec;
@@ -150,40 +199,10 @@ MappedFile::MappedFile(MappedFile&& o) noexcept : data_(o.data_), size_(o.size_)
 
 void save_database(const std::filesystem::path& path, const DatabaseInfo& info, std::span<const std::uint8_t> payload) {
   const std::string name = path.string();
-  if (info.histogram.empty() || info.histogram.size() > kMaxHistogram)
-    throw DataError(name + ": histogram of " + std::to_string(info.histogram.size()) + " values cannot be stored");
-  std::vector<std::uint8_t> h(kHeaderSize, 0);
-  if (info.goal.cells() > static_cast<int>(kMaxHeaderCells) || info.pattern.size() > kMaxHeaderCells)
-    throw DataError(name + ": boards of more than 32 cells cannot be stored");
-  const bool two_bit = info.kind == kKindTwoBitTable;
-  std::vector<std::uint8_t> trailer;
-  if (two_bit) {
-    const auto sums = chunk_sums(payload, kChunkLog2);
-    trailer.resize(8 * (sums.size() + info.farthest.size()));
-    std::memcpy(trailer.data(), sums.data(), 8 * sums.size());
-    std::memcpy(trailer.data() + 8 * sums.size(), info.farthest.data(), 8 * info.farthest.size());
-    put<std::uint32_t>(h, kChunkLog2Offset, kChunkLog2);
-    put<std::uint32_t>(h, kFarthestCountOffset, static_cast<std::uint32_t>(info.farthest.size()));
-    put<std::uint64_t>(h, kChunkCountOffset, sums.size());
-  }
-  std::memcpy(h.data(), kMagic.data(), kMagic.size());
-  put<std::uint32_t>(h, 8, kFormatVersion);
-  put<std::uint32_t>(h, 12, kHeaderSize);
-  h[16] = info.kind;
-  h[17] = static_cast<std::uint8_t>(info.goal.board.width());
-  h[18] = static_cast<std::uint8_t>(info.goal.board.height());
-  h[19] = two_bit ? 2 : 8;
-  put<std::uint32_t>(h, 20, static_cast<std::uint32_t>(info.radius()));
-  put<std::uint64_t>(h, 24, info.entries);
-  put<std::uint64_t>(h, 32, kHeaderSize);
-  put<std::uint64_t>(h, 40, payload.size());
-  put<std::uint64_t>(h, 48, two_bit ? XXH3_64bits(trailer.data(), trailer.size()) : XXH3_64bits(payload.data(), payload.size()));
-  put<std::uint32_t>(h, 64, static_cast<std::uint32_t>(info.histogram.size()));
-  put<std::uint32_t>(h, 68, static_cast<std::uint32_t>(info.pattern.size()));
-  for (int c = 0; c < info.goal.cells(); ++c) h[kGoalOffset + c] = info.goal.tiles[c];
-  for (std::size_t i = 0; i < info.pattern.size(); ++i) h[kPatternOffset + i] = info.pattern[i];
-  for (std::size_t i = 0; i < info.histogram.size(); ++i) put<std::uint64_t>(h, kHistogramOffset + 8 * i, info.histogram[i]);
-  put<std::uint64_t>(h, kHeaderChecksumOffset, header_checksum(h));
+  const DatabaseFrame frame =
+      info.kind == kKindTwoBitTable
+          ? two_bit_frame(path, info, payload.size(), two_bit_chunk_sums(payload))
+          : make_frame(name, info, payload.size(), XXH3_64bits(payload.data(), payload.size()), {});
 
   std::error_code ec;
   if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
@@ -206,9 +225,9 @@ void save_database(const std::filesystem::path& path, const DatabaseInfo& info, 
       n -= static_cast<std::size_t>(w);
     }
   };
-  write_all(h.data(), h.size());
+  write_all(frame.header.data(), frame.header.size());
   write_all(payload.data(), payload.size());
-  write_all(trailer.data(), trailer.size());
+  write_all(frame.trailer.data(), frame.trailer.size());
   if (::fsync(fd) != 0) fail("fsync failed");
   if (::close(fd) != 0) {
     const std::string err = sys_error();

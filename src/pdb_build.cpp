@@ -1,3 +1,11 @@
+// The pattern-database builder (pdb/build.hpp): Expander, one cost layer's expansion over a block
+// of placement ranks, and the layer loop around it. The loop is detail::LayerDriver's
+// (bfs_kernel.hpp), shared with the byte and two-bit engines: one oneTBB arena for the whole
+// build, one pass a layer (a parallel_reduce over blocks of ranks; with one thread a direct call of
+// the unshared instantiation), and the per-layer report; successors wait in a detail::PrefetchRing
+// while their mark bytes are fetched. After each pass the regions deferred by every thread are
+// added (OR, so their order does not matter), and the histogram is counted from the values at the
+// end: the result is the same for every thread count.
 #include "tilespace/pdb/build.hpp"
 
 #include <tbb/blocked_range.h>
@@ -8,11 +16,11 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cstdio>
 #include <new>
 #include <string>
 
+#include "bfs_kernel.hpp"
 #include "tilespace/distance_table.hpp"
 #include "tilespace/errors.hpp"
 
@@ -106,10 +114,14 @@ struct Deferred {
 };
 using DeferredLists = tbb::enumerable_thread_specific<std::vector<Deferred>>;
 
+// What a block of a pass returns.
 struct LayerCount {
   std::uint64_t found = 0;     // placements whose value is this layer (expanded for the first time)
   std::uint64_t expanded = 0;  // placements expanded (also those that gained a region later)
-  LayerCount operator+(const LayerCount& o) const { return {found + o.found, expanded + o.expanded}; }
+  void join(const LayerCount& o) {
+    found += o.found;
+    expanded += o.expanded;
+  }
 };
 
 // Expands the placements of one block of ranks flagged for `layer`. Shared: several threads, so
@@ -123,7 +135,8 @@ class Expander {
         mark_(reinterpret_cast<std::uint8_t*>(mark_words)), values_(values), layer_(layer), cur_(expand_flag(layer)),
         next_(expand_flag(layer + 1)), deferred_(deferred) {}
 
-  // Expands the flagged placements of ranks [begin, end).
+  // Expands the flagged placements of ranks [begin, end). The count is a local (not the caller's
+  // tally) so that it stays in registers: the mark and value stores are bytes, which may alias it.
   LayerCount run(std::uint64_t begin, std::uint64_t end) {
     LayerCount n;
     const std::uint64_t flags8 = 0x0101010101010101ull * cur_;
@@ -146,7 +159,7 @@ class Expander {
   }
 
  private:
-  static constexpr int kRing = 32;
+  static constexpr int kRing = 32;  // prefetch distance
   struct Target {
     std::uint64_t rank;
     std::uint8_t bit;
@@ -232,19 +245,12 @@ class Expander {
 
   bool connected(CellMask free) const noexcept { return (connected_[free / 64] >> (free % 64)) & 1u; }
 
+  // Successors wait in the ring while their mark bytes are fetched.
   void push(std::uint64_t rank, std::uint8_t bit) {
-    __builtin_prefetch(&mark_[rank], 1, 3);
-    if (pending_ == kRing) {
-      settle(ring_[head_]);
-      ring_[head_] = {rank, bit};
-      head_ = (head_ + 1) % kRing;
-    } else {
-      ring_[(head_ + pending_) % kRing] = {rank, bit};
-      ++pending_;
-    }
+    ring_.push({rank, bit}, &mark_[rank], [this](const Target& t) { settle(t); });
   }
   void flush() {
-    for (; pending_ > 0; --pending_, head_ = (head_ + 1) % kRing) settle(ring_[head_]);
+    ring_.flush([this](const Target& t) { settle(t); });
   }
 
   void settle(const Target& t) {
@@ -280,8 +286,7 @@ class Expander {
   std::uint64_t rank_ = 0;                        // of the placement being expanded
   std::array<CellMask, kMaxPdbCells> before_{};   // cells of the tiles before tile i
   std::array<int, kMaxPdbCells> digit_{};         // tile i's digit of rank_
-  std::array<Target, kRing> ring_{};
-  int head_ = 0, pending_ = 0;
+  detail::PrefetchRing<Target, kRing> ring_;
 };
 
 void check_pattern(const Board& board, const Pattern& pattern) {
@@ -320,7 +325,7 @@ BuildEstimate estimate_build(const Board& board, const Pattern& pattern, int thr
 }
 
 BuiltDatabase build_pattern_database(const State& goal, const Pattern& pattern, const BuildOptions& options) {
-  const auto t0 = std::chrono::steady_clock::now();
+  detail::LayerDriver driver(options.threads);  // its clock starts here: seconds include the set-up
   const Board& board = goal.board;
   check_pattern(board, pattern);
   const PlacementRanker ranker(board.cells(), static_cast<int>(pattern.tiles.size()));
@@ -348,9 +353,7 @@ BuiltDatabase build_pattern_database(const State& goal, const Pattern& pattern, 
   const std::vector<std::uint64_t> connected = connected_sets(grid, board.cells(), free_cells);
   const std::uint64_t* con = connected.empty() ? nullptr : connected.data();
 
-  const int threads = options.threads > 0 ? options.threads : tbb::info::default_concurrency();
-  tbb::task_arena arena(threads);
-  arena.execute([&] {
+  driver.execute([&] {
     tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, size, 1u << 20), [&](const auto& r) {
       std::fill(mark + r.begin(), mark + r.end(), 0);
       std::fill(db.values.begin() + static_cast<std::ptrdiff_t>(r.begin()),
@@ -369,19 +372,16 @@ BuiltDatabase build_pattern_database(const State& goal, const Pattern& pattern, 
 
     DeferredLists deferred;
     const std::uint64_t grain = std::max<std::uint64_t>(1024, std::min<std::uint64_t>(1u << 16, size / 256 + 1));
+    driver.start_layer();  // the first layer's time does not include the set-up above
     std::uint64_t total = 0;
     for (int layer = 0;; ++layer) {
       if (layer > kMaxCost) throw ResourceError("pattern " + pattern.name() + ": costs above " + std::to_string(kMaxCost));
-      const LayerCount n =
-          threads == 1 ? Expander<false>(grid, con, lab, ranker, mark_words.data(), db.values.data(), layer, deferred.local()).run(0, size)
-                       : tbb::parallel_reduce(
-                             tbb::blocked_range<std::uint64_t>(0, size, grain), LayerCount{},
-                             [&](const tbb::blocked_range<std::uint64_t>& r, LayerCount acc) {
-                               return acc + Expander<true>(grid, con, lab, ranker, mark_words.data(), db.values.data(), layer,
-                                                           deferred.local())
-                                                .run(r.begin(), r.end());
-                             },
-                             std::plus<>());
+      const LayerCount n = driver.pass<LayerCount>(
+          size, grain, [&]<bool Shared>(std::uint64_t begin, std::uint64_t end, LayerCount& count) {
+            count.join(Expander<Shared>(grid, con, lab, ranker, mark_words.data(), db.values.data(), layer,
+                                        deferred.local())
+                           .run(begin, end));
+          });
       // Regions found for placements that were still waiting: they join the next layer.
       bool any_deferred = false;
       for (auto& list : deferred) {
@@ -392,10 +392,10 @@ BuiltDatabase build_pattern_database(const State& goal, const Pattern& pattern, 
       }
       // Only expansions (and deferred regions) flag placements for the next layer.
       if (n.expanded == 0 && !any_deferred) break;
-      const std::uint64_t found = n.found;
-      total += found;
-      if (found > 0 && options.on_layer)
-        options.on_layer({layer, found, total, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()});
+      total += n.found;
+      // A layer that found no new value is not reported; its time counts in the next report's.
+      // No space is given (0): the CLI prints no estimate of the time left for a build.
+      if (n.found > 0) driver.report(options.on_layer, layer, n.found, total, 0);
     }
 
     db.histogram = tbb::parallel_reduce(
@@ -413,7 +413,7 @@ BuiltDatabase build_pattern_database(const State& goal, const Pattern& pattern, 
     throw std::logic_error("pattern " + pattern.name() + ": " + std::to_string(db.histogram[kUnset]) +
                            " placements were never reached");
   while (!db.histogram.empty() && db.histogram.back() == 0) db.histogram.pop_back();
-  db.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  db.seconds = driver.seconds();
   return db;
 }
 

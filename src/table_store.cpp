@@ -1,5 +1,6 @@
 #include "tilespace/table_store.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 #include <cstdio>
@@ -74,13 +75,17 @@ const DistanceTable& TableStore::build(const Board& board, int goal_blank) {
 
   TwoBitOptions o;
   o.bfs = options_.bfs;
+  // At most every checkpoint_every seconds, and at most a tenth of the time spent saving: the next
+  // checkpoint waits at least ten times as long as the last one took (2x7: 10.9 GB a checkpoint).
   auto last = std::chrono::steady_clock::now();
+  double wait = options_.checkpoint_every;
   if (options_.checkpoint_every > 0) {
     o.between_layers = [&](const TwoBitProgress& p, std::span<const std::uint64_t> fields) {
       const auto now = std::chrono::steady_clock::now();
-      if (std::chrono::duration<double>(now - last).count() < options_.checkpoint_every) return;
+      if (std::chrono::duration<double>(now - last).count() < wait) return;
       save_checkpoint(ckpt, ranker, p, fields, whole);
       last = std::chrono::steady_clock::now();
+      wait = std::max(options_.checkpoint_every, 10 * std::chrono::duration<double>(last - now).count());
       if (options_.note && options_.bfs.on_layer)  // with progress lines: say when each was saved
         options_.note("checkpoint " + ckpt.string() + " saved before depth " + std::to_string(p.next_layer) + " (" +
                       std::to_string(std::chrono::duration<double>(last - now).count()).substr(0, 5) + " s)");

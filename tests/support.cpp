@@ -77,4 +77,11 @@ tilespace::State random_state(const tilespace::Board& board, std::mt19937_64& rn
   return s;
 }
 
+std::string bytes_differ(const std::string& a, const std::string& b) {
+  if (a == b) return "";
+  const auto at = std::mismatch(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(std::min(a.size(), b.size())), b.begin());
+  return "sizes " + std::to_string(a.size()) + " and " + std::to_string(b.size()) + ", first difference at byte " +
+         std::to_string(at.first - a.begin());
+}
+
 }  // namespace testing

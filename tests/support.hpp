@@ -42,4 +42,8 @@ tilespace::State random_walk(tilespace::State s, int steps, std::mt19937_64& rng
 void write_file(const std::filesystem::path& p, const std::string& text);
 std::string read_file(const std::filesystem::path& p);
 
+// Compares two byte strings without printing them (files of tens of MB): empty when equal, else
+// their sizes and the first offset where they differ. Use as CHECK(bytes_differ(a, b) == "").
+std::string bytes_differ(const std::string& a, const std::string& b);
+
 }  // namespace testing

@@ -81,11 +81,13 @@ BfsResult bfs_distances(const Ranker& ranker, std::span<std::uint8_t> depth, con
 // (D even) or equals it (D odd). So the finished table gives the exact distance by descending to
 // the goal (DistanceTable), and one optimal path.
 //
-// Memory: two_bit_bytes() = ceil(N!/2 / 32) * 8 bytes for the fields (mapped lazily, zero pages
-// are free) + per thread a 32-entry prefetch ring and a group cursor (under 1 KiB) + in the last
-// layers at most kFarthestKept ranks (8 KB). Nothing else grows with the board.
+// Memory: two_bit_bytes() = ceil(N!/2 / 32) * 8 bytes for the fields (mapped lazily: pages appear
+// on first touch) + two bitmaps of one bit per block of 512 words (16384 states; a layer visits
+// only the blocks marked for its parity): 2 * ceil(words / 512 / 64) * 8 bytes + per thread a
+// 32-entry prefetch ring and a group cursor (under 1 KiB) + in the last layers at most
+// kFarthestKept ranks (8 KB). 2x7: 10,897,286,400 + 2 * 332,560 bytes.
 //
-// Threads: oneTBB parallel_reduce over blocks of words in one task_arena. Horizontal moves are
+// Threads: oneTBB parallel_reduce over the marked blocks in one task_arena. Horizontal moves are
 // word-level shifts of the open fields; vertical moves a Lehmer-code delta from a group cursor,
 // targets prefetched through a ring. Fields are updated with relaxed atomics (load, then `lock or`
 // only for unseen fields; `lock and` to settle the expanded fields). The fields, histogram and

@@ -94,6 +94,24 @@ struct DatabaseInfo {
 // Throws DataError naming the file if any step fails; no partial file is left behind.
 void save_database(const std::filesystem::path& path, const DatabaseInfo& info, std::span<const std::uint8_t> payload);
 
+// Kind 3: XXH3-64 of each chunk (1 << kChunkLog2 bytes, the last one shorter) of `payload`, in
+// parallel. A payload held in pieces that start on chunk boundaries (the slices of the MPI build,
+// tools/mpi/) may be hashed piece by piece: the lists, concatenated, are the whole payload's.
+std::vector<std::uint64_t> two_bit_chunk_sums(std::span<const std::uint8_t> payload);
+
+// The bytes of a database file around its payload.
+struct DatabaseFrame {
+  std::vector<std::uint8_t> header;   // the kHeaderSize bytes at offset 0
+  std::vector<std::uint8_t> trailer;  // kind 3: the chunk checksums, then info.farthest; else empty
+};
+
+// Kind 3: the header and trailer that save_database writes around a payload of `payload_size`
+// bytes whose chunk checksums are `chunk_sums` (two_bit_chunk_sums), for writers that never hold
+// the whole payload in memory (the MPI build). Throws DataError naming `path` if `info` cannot be
+// stored, std::invalid_argument if `chunk_sums` does not have one checksum per chunk.
+DatabaseFrame two_bit_frame(const std::filesystem::path& path, const DatabaseInfo& info, std::uint64_t payload_size,
+                            std::span<const std::uint64_t> chunk_sums);
+
 // Kind 3: checks each chunk of a mapped payload against its checksum the first time it is touched.
 // Thread-safe (two threads may hash the same chunk once each). A failure is a DataError naming the
 // file and the chunk, raised before the chunk's values are used.

@@ -21,8 +21,9 @@ struct StoreOptions {
   BfsOptions bfs;                                  // threads and progress for builds
   std::function<void(const std::string&)> note;   // one-line notices (building, built); may be empty
   Engine engine = Engine::automatic;               // which BFS builds missing tables
-  // Two-bit builds: save a checkpoint (<table>.ckpt) between layers at most this often (0: never);
-  // with `resume`, continue from the checkpoint if there is one.
+  // Two-bit builds: save a checkpoint (<table>.ckpt) between layers at most this often (0: never),
+  // and no sooner than ten times the last checkpoint's duration after it (at most a tenth of the
+  // time goes to checkpoints); with `resume`, continue from the checkpoint if there is one.
   double checkpoint_every = 300;
   bool resume = false;
 };

@@ -43,9 +43,10 @@ std::function<void(const LayerReport&)> layer_progress(const Common& c, const ch
   if (!c.progress && !::isatty(STDERR_FILENO)) return {};
   return [layer, items](const LayerReport& r) {
     char left[48] = "";
-    // The time left: the states still to find at the rate of the last layer (the whole space's
-    // size is known, the layer sizes are not); only once layers take long enough to measure.
-    if (r.space > r.total && r.layer_seconds > 0.2 && r.states > 0) {
+    // The time left: the states still to find (the whole space's size is known) at the rate of
+    // the last layer, once layers are big enough (a thousandth of the space, a second) that
+    // their time is mostly per state rather than per layer.
+    if (r.space > r.total && r.layer_seconds >= 1 && r.states >= r.space / 1000) {
       const double secs = static_cast<double>(r.space - r.total) * r.layer_seconds / static_cast<double>(r.states);
       if (secs < 3600 * 24 * 30) std::snprintf(left, sizeof left, "  ~%.0f s left", secs);
     }

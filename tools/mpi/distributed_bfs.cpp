@@ -1,0 +1,199 @@
+// The two-bit search over MPI processes (distributed_bfs.hpp): bfs2.cpp's layer loop, with the
+// targets of other slices delivered in exchange rounds.
+#include "mpi/distributed_bfs.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "bfs2_kernel.hpp"
+#include "tilespace/errors.hpp"
+
+namespace tilespace::mpi {
+
+namespace {
+
+constexpr int kMaxDepth = 479;                    // as bfs2.cpp: a header lists at most 480 layer sizes
+constexpr std::uint64_t kPieceStates = 1u << 20;  // states expanded between two rounds (about, at most)
+constexpr std::uint64_t kPieceWords = 1u << 22;   // words scanned between two rounds, at most (32 MiB)
+constexpr std::uint64_t kStepWords = 1u << 12;    // words scanned between two looks at the queue
+constexpr std::uint64_t kRoundRanks = 1u << 20;   // a queue this long starts a round (8 MiB)
+constexpr std::uint64_t kTargetsPerWord = 66;     // at most: 32 states x 2 vertical moves, 2 horizontal
+constexpr std::uint64_t kQueueBound = kRoundRanks + kTargetsPerWord * kStepWords;
+static_assert(kMaxProcesses * kQueueBound <= INT_MAX, "a round's ranks must be countable in an int");
+constexpr std::size_t kSettleAhead = 16;  // received ranks whose words are prefetched ahead
+
+// The targets of this process's scan that other processes own, and the rounds that deliver them.
+class Exchange {
+ public:
+  Exchange(const World& world, const Slices& slices)
+      : world_(world), slices_(slices), out_(world.size()), send_counts_(world.size()), recv_counts_(world.size()),
+        send_displs_(world.size()), recv_displs_(world.size()) {}
+
+  // TwoBitExpander's Remote: queues target rank t for the process that holds it.
+  void operator()(std::uint64_t t) {
+    out_[slices_.owner(t >> 5)].push_back(t);
+    ++queued_;
+  }
+
+  bool full() const noexcept { return queued_ >= kRoundRanks; }
+
+  // One round, with every process: sends the queues, passes the ranks received to settle(span),
+  // and returns true when every process said it is `done`.
+  template <class Settle>
+  bool round(bool done, Settle&& settle) {
+    const int P = world_.size();
+    send_.clear();
+    for (int d = 0; d < P; ++d) {
+      send_displs_[d] = static_cast<int>(send_.size());
+      send_counts_[d] = static_cast<int>(out_[d].size());
+      send_.insert(send_.end(), out_[d].begin(), out_[d].end());
+      out_[d].clear();
+    }
+    MPI_Alltoall(send_counts_.data(), 1, MPI_INT, recv_counts_.data(), 1, MPI_INT, world_.comm());
+    int received = 0;
+    for (int s = 0; s < P; ++s) {
+      recv_displs_[s] = received;
+      received += recv_counts_[s];
+    }
+    recv_.resize(static_cast<std::size_t>(received));
+    MPI_Alltoallv(send_.data(), send_counts_.data(), send_displs_.data(), MPI_UINT64_T, recv_.data(),
+                  recv_counts_.data(), recv_displs_.data(), MPI_UINT64_T, world_.comm());
+    settle(std::span<const std::uint64_t>(recv_));
+    sent_ += send_.size();
+    queued_ = 0;
+    ++rounds_;
+    return world_.all(done);
+  }
+
+  // Ranks sent and rounds since the last call.
+  std::pair<std::uint64_t, std::uint64_t> take_counts() {
+    const std::pair<std::uint64_t, std::uint64_t> c{sent_, rounds_};
+    sent_ = rounds_ = 0;
+    return c;
+  }
+
+ private:
+  const World& world_;
+  const Slices& slices_;
+  std::vector<std::vector<std::uint64_t>> out_;  // per destination
+  std::vector<std::uint64_t> send_, recv_;
+  std::vector<int> send_counts_, recv_counts_, send_displs_, recv_displs_;
+  std::uint64_t queued_ = 0, sent_ = 0, rounds_ = 0;
+};
+
+// Expands layer `layer` of the slice `s` (fields at `local`), with exchange rounds until every
+// process is done. W: the board width. Only the blocks marked in `cur` (open fields of this layer's
+// parity; bfs2_kernel.hpp) are scanned, and cleared; blocks that get fields opened are marked in
+// `next`. Slices start on chunk boundaries, so local blocks are the kernel's blocks.
+template <int W>
+void expand_layer(const detail::TwoBitGeometry& T, std::uint64_t* local, const CheckpointSlice& s, int layer,
+                  bool collect, std::uint64_t* cur, std::uint64_t* next_marks, Exchange& exchange,
+                  detail::TwoBitTally& tally) {
+  detail::TwoBitExpander<W, false, Exchange> ex(T, local, s.first, s.end, layer, collect, exchange);
+  ex.set_marks(next_marks);
+  auto settle = [&](std::span<const std::uint64_t> in) {
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      if (i + kSettleAhead < in.size()) __builtin_prefetch(local + ((in[i + kSettleAhead] >> 5) - s.first), 1, 3);
+      ex.settle(in[i], tally);
+    }
+  };
+  // Expands the marked blocks among the local words [from, to) (block-aligned, but for the slice's end).
+  auto scan = [&](std::uint64_t from, std::uint64_t to) {
+    for (std::uint64_t b = (from - s.first) >> detail::kBlockLog2; (b << detail::kBlockLog2) + s.first < to; ++b) {
+      std::uint64_t& m = cur[b >> 6];
+      const std::uint64_t bit = std::uint64_t{1} << (b & 63);
+      if (!(m & bit)) continue;
+      m &= ~bit;
+      const std::uint64_t first = s.first + (b << detail::kBlockLog2);
+      ex.run(first, std::min(s.end, first + detail::kBlockWords), tally);
+    }
+  };
+  std::uint64_t next = s.first;
+  for (bool all_done = false; !all_done;) {
+    const std::uint64_t piece_end = std::min(s.end, next + kPieceWords);
+    const std::uint64_t piece_states = tally.expanded + kPieceStates;
+    while (next < piece_end && tally.expanded < piece_states && !exchange.full()) {
+      const std::uint64_t step_end = std::min(piece_end, next + kStepWords);
+      scan(next, step_end);
+      next = step_end;
+    }
+    all_done = exchange.round(next == s.end, settle);
+  }
+}
+
+}  // namespace
+
+MpiBfsResult distributed_two_bit(World& world, const Ranker& ranker, const Slices& slices,
+                                 std::span<std::uint64_t> fields, const MpiBfsOptions& options,
+                                 const TwoBitProgress* resume) {
+  const detail::TwoBitGeometry T(ranker);
+  const CheckpointSlice s = slices.slice(world.rank());
+  if (slices.words() != T.words || fields.size() != s.end - s.first)
+    throw std::invalid_argument("distributed_two_bit: fields of the wrong size");
+  // marks[i]: the local blocks holding open fields of parity i.
+  const std::uint64_t local_words = s.end - s.first;
+  std::vector<std::uint64_t> marks[2] = {std::vector<std::uint64_t>(detail::mark_word_count(local_words)),
+                                         std::vector<std::uint64_t>(detail::mark_word_count(local_words))};
+  TwoBitProgress p;
+  if (resume) {
+    p = *resume;
+    detail::mark_open_blocks(T, fields.data(), s.first, local_words, marks[0].data(), marks[1].data());
+  } else {
+    p.pending = 1;
+    const std::uint64_t g = T.goal_rank >> 5;
+    if (g >= s.first && g < s.end) {
+      fields[g - s.first] |= std::uint64_t{3} << (2 * (T.goal_rank & 31));
+      const std::uint64_t block = (g - s.first) >> detail::kBlockLog2;
+      marks[0][block >> 6] |= std::uint64_t{1} << (block & 63);
+    }
+  }
+  std::uint64_t total = std::accumulate(p.histogram.begin(), p.histogram.end(), std::uint64_t{0});
+
+  Exchange exchange(world, slices);
+  std::vector<std::uint64_t> farthest;  // this process's states of the last layer, when collected
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int layer = p.next_layer; p.pending > 0; ++layer) {
+    world.together([&] {
+      if (layer > kMaxDepth) throw ResourceError("search deeper than " + std::to_string(kMaxDepth) + " moves");
+    });
+    const bool collect = p.pending <= kFarthestKept;
+    detail::TwoBitTally tally;
+    detail::with_width(T.G.w, [&](auto w) {
+      expand_layer<decltype(w)::value>(T, fields.data(), s, layer, collect, marks[layer & 1].data(),
+                                       marks[(layer + 1) & 1].data(), exchange, tally);
+      return 0;
+    });
+    const auto [sent, rounds] = exchange.take_counts();
+    std::uint64_t sums[3] = {tally.expanded, tally.found, 8 * sent};
+    MPI_Allreduce(MPI_IN_PLACE, sums, 3, MPI_UINT64_T, MPI_SUM, world.comm());
+    world.together([&] {
+      if (sums[0] != p.pending)
+        throw std::logic_error("two-bit search: layer " + std::to_string(layer) + " has " + std::to_string(sums[0]) +
+                               " states, " + std::to_string(p.pending) + " were found");
+    });
+    p.histogram.push_back(sums[0]);
+    total += sums[0];
+    p.pending = sums[1];
+    p.next_layer = layer + 1;
+    if (collect) {
+      farthest = std::move(tally.ranks);
+    } else {
+      farthest.clear();
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (options.on_layer) options.on_layer({layer, sums[0], total, seconds, sums[2], rounds});
+    if (p.pending > 0 && options.between_layers) options.between_layers(p);
+  }
+  MpiBfsResult result;
+  result.histogram = std::move(p.histogram);
+  result.farthest = world.gather(farthest);
+  std::sort(result.farthest.begin(), result.farthest.end());
+  return result;
+}
+
+}  // namespace tilespace::mpi

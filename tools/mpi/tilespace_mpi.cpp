@@ -1,0 +1,262 @@
+// The `tilespace-mpi` command: the two-bit distance table (`tilespace build --bits 2`) built by
+// MPI processes, each holding one slice of the fields, so that a table larger than one machine's
+// memory (2x7: 10.9 GB) can be built by several.
+//
+//   mpirun -np P tilespace-mpi build --board WxH [--blank CELL | --goal STATE] [--db DIR]
+//                                    [--resume] [--checkpoint-every SECONDS] [--progress]
+//
+// The goal, the file name (<db>/<W>x<H>-<goal>.tsdb, table_store.hpp) and the file's bytes are
+// those of `tilespace build --board WxH --bits 2` with the same goal; --blank picks the goal blank
+// cell directly (row-major, from 0). The pieces: slices.hpp (who holds which words),
+// distributed_bfs.hpp (the layer loop and its exchange rounds), checkpoints.hpp (one checkpoint
+// per process, committed together), database_writer.hpp (the file, written with MPI-IO), and
+// world.hpp (how the processes fail together). Exit codes (errors.hpp): 0 ok, 2 usage or input
+// error, 3 database or checkpoint file error, 4 out of memory; every process exits with the same
+// code, and so does mpirun.
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+#include <system_error>
+
+#include "mpi/checkpoints.hpp"
+#include "mpi/database_writer.hpp"
+#include "mpi/distributed_bfs.hpp"
+#include "mpi/slices.hpp"
+#include "mpi/world.hpp"
+#include "tilespace/distance_table.hpp"
+#include "tilespace/errors.hpp"
+#include "tilespace/state.hpp"
+#include "tilespace/table_store.hpp"
+
+using namespace tilespace;
+using namespace tilespace::mpi;
+
+namespace {
+
+struct BuildOptions {
+  std::string board, goal, db = "out";
+  int blank = -1;  // -1: from --goal, else the last cell
+  bool resume = false, progress = false;
+  double checkpoint_every = 300;  // seconds between checkpoints (0: none)
+};
+
+// The table to build: the board and the goal's blank cell, as `tilespace build` takes them from
+// --board and --goal (default: 3x3, blank on the last cell), or the cell of --blank.
+struct Target {
+  Board board;
+  int blank;
+};
+
+Target target(const BuildOptions& o) {
+  std::optional<Board> board;
+  if (!o.board.empty()) {
+    board = Board::parse(o.board);
+    if (!board)
+      throw InputError("bad --board '" + o.board + "': expected WxH with 2 <= W, H and W*H <= " +
+                       std::to_string(kMaxBoardCells));
+  }
+  if (!o.goal.empty()) {
+    const State goal = [&] {
+      try {
+        return parse_state(o.goal, board);
+      } catch (const InputError& e) {
+        throw InputError(std::string("goal: ") + e.what());
+      }
+    }();
+    require_packed(goal.board);
+    return {goal.board, goal.blank};
+  }
+  const Board b = board.value_or(Board(3, 3));
+  require_packed(b);
+  if (o.blank >= b.cells())
+    throw InputError("bad --blank " + std::to_string(o.blank) + ": the cells of the " + b.name() + " board are 0.." +
+                     std::to_string(b.cells() - 1));
+  return {b, o.blank >= 0 ? o.blank : b.cells() - 1};
+}
+
+std::string gib(std::uint64_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f GiB", static_cast<double>(bytes) / (1ull << 30));
+  return text;
+}
+
+// "512 B", "12.3 KiB", "4.5 MiB", "1.25 GiB".
+std::string bytes_text(std::uint64_t bytes) {
+  char text[32];
+  const auto b = static_cast<double>(bytes);
+  if (bytes < 1024) {
+    std::snprintf(text, sizeof text, "%llu B", static_cast<unsigned long long>(bytes));
+  } else if (bytes < (1u << 20)) {
+    std::snprintf(text, sizeof text, "%.1f KiB", b / 1024);
+  } else if (bytes < (1u << 30)) {
+    std::snprintf(text, sizeof text, "%.1f MiB", b / (1 << 20));
+  } else {
+    std::snprintf(text, sizeof text, "%.2f GiB", b / (1 << 30));
+  }
+  return text;
+}
+
+// The slices of the processes sharing a machine must fit in its memory (9/10 of it, as
+// DistanceTable::choose_engine asks of a threaded build). Collective.
+void check_memory(World& world, const Board& board, const CheckpointSlice& mine) {
+  MPI_Comm node;
+  MPI_Comm_split_type(world.comm(), MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  unsigned long long need = (mine.end - mine.first) * 8;
+  MPI_Allreduce(MPI_IN_PLACE, &need, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, node);
+  int here = 0;
+  MPI_Comm_size(node, &here);
+  MPI_Comm_free(&node);
+  world.together([&] {
+    const std::uint64_t have = physical_memory();
+    if (have && need > have / 10 * 9)
+      throw ResourceError("the slices of the " + board.name() + " table held by the " + std::to_string(here) +
+                          " processes on this machine need " + std::to_string(need) + " bytes (" + gib(need) +
+                          "); it has " + gib(have));
+  });
+}
+
+double since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+int build(World& world, const BuildOptions& o) {
+  std::optional<Target> t;
+  world.together([&] {
+    if (world.size() > kMaxProcesses)
+      throw InputError("at most " + std::to_string(kMaxProcesses) + " processes, not " + std::to_string(world.size()));
+    t = target(o);
+  });
+  const Ranker ranker(t->board, t->blank);
+  const Slices slices(two_bit_words(ranker), world.size());
+  const CheckpointSlice mine = slices.slice(world.rank());
+  check_memory(world, t->board, mine);
+
+  StoreOptions store_options;
+  store_options.dir = o.db;
+  const TableStore store(store_options);
+  const auto path = store.path_for(t->board, t->blank);
+  CheckpointSet checkpoints(world, ranker, slices, store.checkpoint_for(t->board, t->blank));
+  world.together([&] {
+    std::error_code ec;
+    if (world.root()) std::filesystem::create_directories(o.db, ec);
+  });
+
+  std::optional<LoadedCheckpoint> resumed;
+  if (o.resume) {
+    resumed = checkpoints.resume();
+    world.note(resumed ? "resuming from " + checkpoints.pattern() + " at depth " +
+                             std::to_string(resumed->progress.next_layer)
+                       : "no checkpoints " + checkpoints.pattern() + ": starting from the goal");
+  } else if (checkpoints.any_exists()) {
+    world.note("starting over; " + checkpoints.pattern() +
+               " are replaced at the first checkpoint (--resume continues them)");
+  }
+  std::shared_ptr<FieldArray> fields;
+  world.together([&] { fields = resumed ? resumed->fields : std::make_shared<FieldArray>(mine.end - mine.first); });
+
+  const bool show = world.root() && (o.progress || ::isatty(STDERR_FILENO));
+  MpiBfsOptions bfs;
+  if (show) {
+    bfs.on_layer = [](const MpiLayerReport& r) {
+      std::fprintf(stderr, "  depth %3d  %13llu states  %13llu total  %8.2f s  %10s exchanged in %llu rounds\n",
+                   r.depth, static_cast<unsigned long long>(r.states), static_cast<unsigned long long>(r.total),
+                   r.seconds, bytes_text(r.exchanged).c_str(), static_cast<unsigned long long>(r.rounds));
+    };
+  }
+  auto last = std::chrono::steady_clock::now();
+  if (o.checkpoint_every > 0) {
+    // Rank 0's clock decides, so that every process saves between the same two layers.
+    bfs.between_layers = [&](const TwoBitProgress& p) {
+      int due = world.root() && since(last) >= o.checkpoint_every;
+      MPI_Bcast(&due, 1, MPI_INT, 0, world.comm());
+      if (!due) return;
+      const auto start = std::chrono::steady_clock::now();
+      checkpoints.save(p, fields->span());
+      last = std::chrono::steady_clock::now();
+      if (show) {
+        char secs[32];
+        std::snprintf(secs, sizeof secs, "%.2f", since(start));
+        world.note("checkpoint " + checkpoints.pattern() + " saved before depth " + std::to_string(p.next_layer) +
+                   " (" + secs + " s)");
+      }
+    };
+  }
+
+  const auto t0 = std::chrono::steady_clock::now();
+  MpiBfsResult result =
+      distributed_two_bit(world, ranker, slices, fields->span(), bfs, resumed ? &resumed->progress : nullptr);
+  resumed.reset();
+  DatabaseInfo info;
+  info.kind = kKindTwoBitTable;
+  info.goal = canonical_goal(t->board, t->blank);
+  info.entries = ranker.size();
+  info.histogram = std::move(result.histogram);
+  info.farthest = std::move(result.farthest);
+  write_database(world, path, info, slices, fields->span());
+  checkpoints.remove();
+  if (world.root())
+    std::printf("built %s: %llu states, radius %d, 2 bits, %.2f s, %d processes\n", path.string().c_str(),
+                static_cast<unsigned long long>(ranker.size()), info.radius(), since(t0), world.size());
+  return kExitOk;
+}
+
+int run(World& world, int argc, char** argv) {
+  CLI::App app{"tilespace-mpi: the two-bit distance table of a sliding-tile board, built by MPI processes"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "tilespace-mpi 0.1.0");
+  app.footer("Run it under mpirun: mpirun -np P tilespace-mpi build ... Exit codes: 0 ok, 2 usage or input error, "
+             "3 database or checkpoint file error, 4 out of memory.");
+  BuildOptions o;
+  auto* build_cmd =
+      app.add_subcommand("build", "Build the two-bit table of a goal (the file `tilespace build --bits 2` writes)");
+  build_cmd->add_option("--board", o.board, "Board as WxH (default: from --goal, else 3x3)");
+  auto* blank = build_cmd->add_option("--blank", o.blank, "The goal's blank cell, from 0 in row-major order (default: the last)")
+                    ->check(CLI::NonNegativeNumber);
+  auto* goal = build_cmd->add_option("--goal", o.goal, "Goal state; its blank cell picks the table (default: 1 2 ... N-1 0)");
+  blank->excludes(goal);
+  build_cmd->add_option("--db", o.db, "Folder of the databases")->capture_default_str();
+  build_cmd->add_flag("--resume", o.resume, "Continue from the processes' checkpoints in the database folder");
+  build_cmd->add_option("--checkpoint-every", o.checkpoint_every,
+                        "Save a checkpoint per process between layers at most every SECONDS (0: never)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1e9));
+  build_cmd->add_flag("--progress", o.progress, "Report each layer on stderr (default: when stderr is a terminal)");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // The same on every process: rank 0 prints, all return the same code.
+    const bool info = dynamic_cast<const CLI::CallForHelp*>(&e) || dynamic_cast<const CLI::CallForAllHelp*>(&e) ||
+                      dynamic_cast<const CLI::CallForVersion*>(&e);
+    if (info) return world.root() ? app.exit(e) : kExitOk;
+    std::string msg = e.what();
+    std::replace(msg.begin(), msg.end(), '\n', ' ');
+    world.note("error: " + msg + " (see --help)");
+    return kExitInput;
+  }
+  return build(world, o);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // A file size limit makes writes fail (EFBIG), reported like any other write error, instead of
+  // killing the process.
+  std::signal(SIGXFSZ, SIG_IGN);
+  World world(argc, argv);
+  try {
+    return run(world, argc, argv);
+  } catch (const Exit& e) {
+    return e.code;
+  } catch (...) {
+    world.abort(describe(std::current_exception()));
+  }
+}
