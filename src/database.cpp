@@ -346,7 +346,9 @@ LoadedDatabase load_database(const std::filesystem::path& path) {
     const auto tr = bytes.subspan(offset + size, trailer);
     if (XXH3_64bits(tr.data(), tr.size()) != get<std::uint64_t>(bytes, 48))
       throw bad("checksum mismatch in the chunk checksums or the states at the radius: the table is corrupt");
-    if (far != 0 && far != db.info.histogram.back()) throw bad("inconsistent count of states at the radius");
+    // The states at the radius are listed exactly when there are at most 1000 (kFarthestKept).
+    if (far != (db.info.histogram.back() <= 1000 ? db.info.histogram.back() : 0))
+      throw bad("inconsistent count of states at the radius");
     for (std::uint32_t i = 0; i < far; ++i) {
       const auto r = get<std::uint64_t>(tr, 8 * (chunks + i));
       if (r >= db.info.entries || (i > 0 && r <= db.info.farthest.back())) throw bad("invalid rank among the states at the radius");

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <optional>
+#include <stdexcept>
 #include <cstdio>
 
 #include "tilespace/checkpoint.hpp"
@@ -91,9 +92,19 @@ const DistanceTable& TableStore::build(const Board& board, int goal_blank) {
                       std::to_string(std::chrono::duration<double>(last - now).count()).substr(0, 5) + " s)");
     };
   }
-  auto t = std::make_unique<DistanceTable>(
-      resumed ? DistanceTable::build_two_bit(board, goal_blank, o, resumed->fields, &resumed->progress)
-              : DistanceTable::build_two_bit(board, goal_blank, o));
+  std::unique_ptr<DistanceTable> t;
+  if (resumed) {
+    // A checkpoint whose checksums hold but whose counts disagree with its fields (forged or
+    // written by a faulty build) shows as layers of the wrong size: a data error naming it.
+    try {
+      t = std::make_unique<DistanceTable>(
+          DistanceTable::build_two_bit(board, goal_blank, o, resumed->fields, &resumed->progress));
+    } catch (const std::logic_error& e) {
+      throw DataError(ckpt.string() + ": the checkpoint is inconsistent with its fields (" + e.what() + ")");
+    }
+  } else {
+    t = std::make_unique<DistanceTable>(DistanceTable::build_two_bit(board, goal_blank, o));
+  }
   resumed.reset();
   save_database(path, t->info(), t->payload());
   std::filesystem::remove(ckpt, ec);

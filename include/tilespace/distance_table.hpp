@@ -56,7 +56,8 @@ class DistanceTable {
                                      const TwoBitProgress* resume = nullptr);
 
   // Memory a build with `engine` needs, in bytes: byte engine, N!/2 + bfs_work_bytes; two-bit,
-  // two_bit_bytes (+ per-thread buffers under 1 KiB). Throws InputError as build does.
+  // two_bit_bytes + the block bitmaps + per-thread buffers (the formula in bfs.hpp). Throws
+  // InputError as build does.
   static std::uint64_t build_bytes(const Board& board, Engine engine = Engine::byte);
   // The engine a build uses: `requested`, or for automatic the byte engine where it fits in
   // memory, else two-bit. Throws InputError for a board of more than kMaxCells cells, ResourceError

@@ -158,8 +158,12 @@ int cmd_stats(Common& c, bool all_goals) {
   std::printf("\nstates at the radius (%llu):\n", static_cast<unsigned long long>(h.back()));
   constexpr std::size_t kShown = 20;
   for (std::size_t i = 0; i < far.size() && i < kShown; ++i) std::printf("  %s\n", far[i].to_string().c_str());
-  if (h.back() > kShown) std::printf("  ... and %llu more (--json lists up to %zu)\n",
-                                     static_cast<unsigned long long>(h.back() - kShown), kListed);
+  if (far.empty() && h.back() > 0) {
+    std::printf("  (a two-bit table lists them only when there are at most %zu)\n", kFarthestKept);
+  } else if (h.back() > kShown) {
+    std::printf("  ... and %llu more (--json lists up to %zu)\n", static_cast<unsigned long long>(h.back() - kShown),
+                kListed);
+  }
   if (all_goals) {
     std::printf("\nradius by goal blank cell:");
     for (const auto& g : per_goal) std::printf(" %d", g["radius"].get<int>());

@@ -1,0 +1,593 @@
+// Checkpoints of the two-bit engine (checkpoint.hpp): the round trip, a search continued from any
+// layer ending byte-identical to an uninterrupted one, every foreign, truncated or corrupt
+// checkpoint refused with a DataError naming the file; and `tilespace build --resume` killed with
+// SIGKILL at random moments, never leaving a wrong database or a stray temporary file.
+#include <catch2/catch.hpp>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define XXH_INLINE_ALL  // header-only: the tests recompute checksums of files they patch
+#define XXH_VECTOR 0    // scalar: the same hashes, without GCC 12's AVX-512 false warnings
+#include <xxhash.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "support.hpp"
+#include "tilespace/bfs.hpp"
+#include "tilespace/checkpoint.hpp"
+#include "tilespace/database.hpp"
+#include "tilespace/distance_table.hpp"
+#include "tilespace/errors.hpp"
+#include "tilespace/rank.hpp"
+#include "tilespace/table_store.hpp"
+
+using namespace tilespace;
+using Catch::Matchers::Contains;
+using testing::run_cli;
+using testing::TempDir;
+
+namespace {
+
+// A checkpoint as the engine hands it over between two layers.
+struct Snapshot {
+  TwoBitProgress progress;
+  std::vector<std::uint64_t> fields;
+};
+
+// Runs the two-bit search of (b, blank) and copies the progress and fields between every layer.
+std::vector<Snapshot> snapshots(const Board& b, int blank) {
+  std::vector<Snapshot> out;
+  TwoBitOptions o;
+  o.between_layers = [&](const TwoBitProgress& p, std::span<const std::uint64_t> f) {
+    out.push_back({p, std::vector<std::uint64_t>(f.begin(), f.end())});
+  };
+  (void)DistanceTable::build_two_bit(b, blank, o);
+  return out;
+}
+
+CheckpointSlice whole(const Ranker& r) { return {0, two_bit_words(r), 0, 1}; }
+
+template <class T>
+T get_at(const std::string& bytes, std::size_t off) {
+  T v;
+  std::memcpy(&v, bytes.data() + off, sizeof v);
+  return v;
+}
+template <class T>
+void put_at(std::string& bytes, std::size_t off, T v) {
+  std::memcpy(bytes.data() + off, &v, sizeof v);
+}
+
+// Recomputes a checkpoint's header checksum (checkpoint.hpp: offset 72, over the 4096-byte header
+// with it zeroed), so that one lying field is met by the check of that field.
+void reseal(std::string& bytes) {
+  std::string h = bytes.substr(0, kHeaderSize);
+  std::memset(h.data() + 72, 0, 8);
+  put_at<std::uint64_t>(bytes, 72, XXH3_64bits(h.data(), h.size()));
+}
+
+std::string load_error(const std::filesystem::path& p, const Ranker& r, const CheckpointSlice& slice) {
+  try {
+    load_checkpoint(p, r, slice);
+  } catch (const DataError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+bool one_line(const std::string& s) { return !s.empty() && s.find('\n') == s.size() - 1; }
+
+bool same_fields(std::span<const std::uint64_t> a, std::span<const std::uint64_t> b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size_bytes()) == 0;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// 5. Checkpoint files.
+
+TEST_CASE("checkpoints round-trip and a search continued from any layer ends identical", "[two-bit][checkpoint]") {
+  TempDir dir;
+  for (const auto& [b, blank] : std::vector<std::pair<Board, int>>{{Board(3, 3), 8}, {Board(3, 3), 4}, {Board(2, 5), 9}}) {
+    INFO("board " << b.name() << ", goal blank " << blank);
+    const Ranker ranker(b, blank);
+    const DistanceTable clean = DistanceTable::build_two_bit(b, blank, {});
+    const auto snaps = snapshots(b, blank);
+    REQUIRE(snaps.size() == clean.histogram().size() - 1);
+    // Every layer of 3x3; every 6th and the last of 2x5.
+    const std::size_t step = b.cells() > 9 ? 6 : 1;
+    std::vector<std::size_t> picks;
+    for (std::size_t i = 0; i < snaps.size(); i += step) picks.push_back(i);
+    if (picks.back() != snaps.size() - 1) picks.push_back(snaps.size() - 1);
+    for (const std::size_t i : picks) {
+      const Snapshot& s = snaps[i];
+      INFO("checkpoint before depth " << s.progress.next_layer);
+      CHECK(s.progress.next_layer == static_cast<int>(i) + 1);
+      const auto path = dir / (b.name() + "-" + std::to_string(blank) + "-" + std::to_string(i) + ".ckpt");
+      save_checkpoint(path, ranker, s.progress, s.fields, whole(ranker));
+      CHECK(std::filesystem::file_size(path) == kHeaderSize + 8 * two_bit_words(ranker));
+      LoadedCheckpoint c = load_checkpoint(path, ranker, whole(ranker));
+      CHECK(c.progress.next_layer == s.progress.next_layer);
+      CHECK(c.progress.histogram == s.progress.histogram);
+      CHECK(c.progress.pending == s.progress.pending);
+      REQUIRE(c.fields);
+      CHECK(same_fields(c.fields->span(), s.fields));
+
+      // Continued from the checkpoint: the same fields, histogram and farthest states.
+      std::vector<int> layers;
+      TwoBitOptions o;
+      o.bfs.threads = static_cast<int>(i % 3);
+      o.bfs.on_layer = [&](const LayerReport& l) { layers.push_back(l.depth); };
+      const DistanceTable t = DistanceTable::build_two_bit(b, blank, o, c.fields, &c.progress);
+      CHECK(same_fields(t.fields(), clean.fields()));
+      CHECK(t.histogram() == clean.histogram());
+      CHECK(t.info().farthest == clean.info().farthest);
+      REQUIRE_FALSE(layers.empty());
+      CHECK(layers.front() == s.progress.next_layer);  // no layer is expanded twice
+      CHECK(layers.back() == clean.radius());
+    }
+  }
+  // No temporary file is left next to the checkpoints.
+  for (const auto& e : std::filesystem::directory_iterator(dir.path)) CHECK(e.path().extension() == ".ckpt");
+}
+
+TEST_CASE("the store resumes from a checkpoint only with resume, and removes it once the table is saved",
+          "[two-bit][checkpoint]") {
+  TempDir dir;
+  const Board b(2, 5);
+  const Ranker ranker(b, 9);
+  const DistanceTable clean = DistanceTable::build_two_bit(b, 9, {});
+  const auto snaps = snapshots(b, 9);
+  const Snapshot& mid = snaps.at(snaps.size() / 2);
+  save_database(dir / "clean.tsdb", clean.info(), clean.payload());
+  const std::string clean_file = testing::read_file(dir / "clean.tsdb");
+  for (bool resume : {true, false}) {
+    INFO("resume " << resume);
+    TempDir db;
+    std::vector<std::string> notes;
+    std::vector<int> layers;
+    StoreOptions o;
+    o.dir = db.path;
+    o.engine = Engine::two_bit;
+    o.resume = resume;
+    o.note = [&](const std::string& s) { notes.push_back(s); };
+    o.bfs.on_layer = [&](const LayerReport& l) { layers.push_back(l.depth); };
+    TableStore store(o);
+    const auto ckpt = store.checkpoint_for(b, 9);
+    CHECK(ckpt == db.path / "2x5-1234567890.tsdb.ckpt");
+    save_checkpoint(ckpt, ranker, mid.progress, mid.fields, whole(ranker));
+    const DistanceTable& t = store.build(b, 9);
+    CHECK(same_fields(t.fields(), clean.fields()));
+    CHECK(t.histogram() == clean.histogram());
+    REQUIRE_FALSE(layers.empty());
+    CHECK(layers.front() == (resume ? mid.progress.next_layer : 0));
+    CHECK_FALSE(std::filesystem::exists(ckpt));
+    CHECK(testing::bytes_differ(testing::read_file(store.path_for(b, 9)), clean_file) == "");
+    std::string all;
+    for (const auto& n : notes) all += n + "\n";
+    CHECK_THAT(all, Contains(resume ? "resuming from" : "starting over"));
+  }
+}
+
+TEST_CASE("the store saves checkpoints between layers as often as asked", "[two-bit][checkpoint]") {
+  const Board b(2, 5);
+  const std::uint64_t full = kHeaderSize + 8 * two_bit_words(Ranker(b, 9));
+  for (double every : {1e-9, 0.0, 1e9}) {
+    INFO("checkpoint every " << every << " s");
+    TempDir dir;
+    StoreOptions o;
+    o.dir = dir.path;
+    o.engine = Engine::two_bit;
+    o.checkpoint_every = every;
+    std::vector<std::uint64_t> sizes;
+    const auto ckpt = dir / "2x5-1234567890.tsdb.ckpt";
+    // Called before the checkpoint of its layer is saved: the file holds the previous layer's.
+    o.bfs.on_layer = [&](const LayerReport&) {
+      sizes.push_back(std::filesystem::exists(ckpt) ? std::filesystem::file_size(ckpt) : 0);
+    };
+    TableStore store(o);
+    CHECK(store.checkpoint_for(b, 9) == ckpt);
+    const DistanceTable& t = store.build(b, 9);
+    CHECK(t.radius() == 55);
+    REQUIRE(sizes.size() == 56);
+    CHECK(sizes[0] == 0);
+    for (std::size_t i = 1; i < sizes.size(); ++i) CHECK(sizes[i] == (every < 1 && every > 0 ? full : 0));
+    CHECK_FALSE(std::filesystem::exists(ckpt));
+    for (const auto& e : std::filesystem::directory_iterator(dir.path))
+      CHECK(e.path().filename().string() == "2x5-1234567890.tsdb");
+  }
+}
+
+TEST_CASE("foreign, truncated and corrupt checkpoints are refused with a DataError naming the file",
+          "[two-bit][checkpoint]") {
+  TempDir dir;
+  const Board b(3, 3);
+  const Ranker ranker(b, 8);
+  const auto snaps = snapshots(b, 8);
+  const Snapshot& s = snaps.at(12);
+  const auto good = dir / "good.ckpt";
+  save_checkpoint(good, ranker, s.progress, s.fields, whole(ranker));
+  const std::string bytes = testing::read_file(good);
+  REQUIRE(bytes.size() == kHeaderSize + 8 * two_bit_words(ranker));
+  REQUIRE(load_error(good, ranker, whole(ranker)).empty());
+
+  auto refused = [&](const std::string& name, const std::string& content, const std::string& says,
+                     const Ranker& r, const CheckpointSlice& slice) {
+    INFO(name);
+    const auto p = dir / name;
+    testing::write_file(p, content);
+    CHECK_THAT(load_error(p, r, slice), Contains(p.string()) && Contains(says));
+  };
+  auto refused_here = [&](const std::string& name, const std::string& content, const std::string& says) {
+    refused(name, content, says, ranker, whole(ranker));
+  };
+  auto lie = [&](auto&& edit) {
+    std::string x = bytes;
+    edit(x);
+    reseal(x);
+    return x;
+  };
+  auto flipped = [&](std::size_t off) {
+    std::string x = bytes;
+    x[off] = static_cast<char>(x[off] ^ 0x08);
+    return x;
+  };
+
+  // Another board (of another size, and of the same size), another goal blank.
+  refused("board.ckpt", bytes, "3x3", Ranker(Board(2, 5), 9), whole(Ranker(Board(2, 5), 9)));
+  refused("blank.ckpt", bytes, "cell 8", Ranker(b, 4), whole(Ranker(b, 4)));
+  {
+    const Board b24(2, 4), b42(4, 2);
+    const Ranker r24(b24, 7), r42(b42, 7);
+    const auto s24 = snapshots(b24, 7).at(5);
+    const auto p = dir / "2x4.ckpt";
+    save_checkpoint(p, r24, s24.progress, s24.fields, whole(r24));
+    REQUIRE(two_bit_words(r24) == two_bit_words(r42));
+    CHECK_THAT(load_error(p, r42, whole(r42)), Contains(p.string()) && Contains("2x4") && Contains("4x2"));
+    CHECK(load_error(p, r24, whole(r24)).empty());
+  }
+  // Another engine, checkpoint version, database format version (header checksum recomputed, so
+  // each field's own check speaks), and without the recomputed checksum.
+  refused_here("engine.ckpt", lie([](std::string& x) { x[16] = 8; }), "engine");
+  refused_here("engine0.ckpt", lie([](std::string& x) { x[16] = 0; }), "engine");
+  refused_here("version.ckpt", lie([](std::string& x) { put_at<std::uint32_t>(x, 8, kCheckpointVersion + 1); }),
+               "checkpoint version");
+  refused_here("version-raw.ckpt", [&] {
+    std::string x = bytes;
+    put_at<std::uint32_t>(x, 8, kCheckpointVersion + 1);
+    return x;
+  }(), "checkpoint version");
+  refused_here("format.ckpt", lie([](std::string& x) { put_at<std::uint32_t>(x, 12, kFormatVersion + 1); }),
+               "format version " + std::to_string(kFormatVersion + 1));
+  refused_here("format-raw.ckpt", [&] {
+    std::string x = bytes;
+    put_at<std::uint32_t>(x, 12, kFormatVersion - 1);
+    return x;
+  }(), "");
+  refused_here("width.ckpt", lie([](std::string& x) { x[17] = 4; }), "4x3");
+  refused_here("goal-blank.ckpt", lie([](std::string& x) { x[19] = 0; }), "cell 0");
+  refused_here("words.ckpt", lie([](std::string& x) { put_at<std::uint64_t>(x, 32, get_at<std::uint64_t>(x, 32) + 1); }),
+               "");
+  refused_here("layer.ckpt", lie([](std::string& x) { put_at<std::uint32_t>(x, 20, get_at<std::uint32_t>(x, 20) + 1); }), "histogram");
+  refused_here("histogram.ckpt", lie([](std::string& x) { put_at<std::uint64_t>(x, 256, 2); }), "histogram");
+  refused_here("pending.ckpt", lie([](std::string& x) { put_at<std::uint64_t>(x, 24, 181440); }), "");
+  // Another slice: another process, another range of words.
+  const std::uint64_t words = two_bit_words(ranker);
+  refused("process.ckpt", bytes, "process", ranker, CheckpointSlice{0, words, 1, 2});
+  refused("range.ckpt", bytes, "process", ranker, CheckpointSlice{0, words / 2, 0, 2});
+  {
+    const auto p = dir / "slice.ckpt";
+    save_checkpoint(p, ranker, s.progress, std::span<const std::uint64_t>(s.fields).subspan(words / 2),
+                    CheckpointSlice{words / 2, words, 1, 2});
+    CHECK_THAT(load_error(p, ranker, whole(ranker)), Contains(p.string()) && Contains("process 1 of 2"));
+    LoadedCheckpoint c = load_checkpoint(p, ranker, CheckpointSlice{words / 2, words, 1, 2});
+    CHECK(same_fields(c.fields->span(), std::span<const std::uint64_t>(s.fields).subspan(words / 2)));
+  }
+  // Truncated, extended, corrupt.
+  refused_here("short.ckpt", bytes.substr(0, bytes.size() - 8), "truncated");
+  refused_here("short1.ckpt", bytes.substr(0, bytes.size() - 1), "truncated");
+  refused_here("header-only.ckpt", bytes.substr(0, kHeaderSize), "truncated");
+  refused_here("cut-header.ckpt", bytes.substr(0, 300), "truncated");
+  refused_here("long.ckpt", bytes + "x", "trailing data");
+  refused_here("fields.ckpt", flipped(kHeaderSize + 5000), "fields checksum mismatch");
+  refused_here("fields-last.ckpt", flipped(bytes.size() - 1), "fields checksum mismatch");
+  refused_here("header.ckpt", flipped(24), "header checksum mismatch");
+  refused_here("header-hist.ckpt", flipped(256 + 8 * 3), "header checksum mismatch");
+  refused_here("header-pad.ckpt", flipped(2000), "header checksum mismatch");
+  refused_here("fields-sum.ckpt", flipped(64), "header checksum mismatch");
+  refused_here("empty.ckpt", "", "not a tilespace checkpoint");
+  refused_here("database.ckpt", [&] {
+    const DistanceTable t = DistanceTable::build_two_bit(b, 8, {});
+    save_database(dir / "t.tsdb", t.info(), t.payload());
+    return testing::read_file(dir / "t.tsdb");
+  }(), "not a tilespace checkpoint");
+  CHECK_THAT(load_error(dir / "absent.ckpt", ranker, whole(ranker)), Contains("absent.ckpt"));
+}
+
+TEST_CASE("cli: build --resume continues a checkpoint and refuses a foreign one with exit 3", "[two-bit][checkpoint][cli]") {
+  TempDir dir;
+  const Board b(3, 3);
+  const Ranker ranker(b, 8);
+  REQUIRE(run_cli("build --board 3x3 --bits 2 --db ref", dir.path).rc == 0);
+  const std::string ref = testing::read_file(dir / "ref/3x3-123456780.tsdb");
+  REQUIRE_FALSE(ref.empty());
+
+  // A checkpoint of this table: continued, the same database; the checkpoint is removed.
+  const auto snaps = snapshots(b, 8);
+  std::filesystem::create_directories(dir / "d");
+  const auto ckpt = dir / "d/3x3-123456780.tsdb.ckpt";
+  save_checkpoint(ckpt, ranker, snaps.at(20).progress, snaps.at(20).fields, whole(ranker));
+  auto r = run_cli("build --board 3x3 --bits 2 --resume --db d", dir.path);
+  CHECK(r.rc == 0);
+  CHECK_THAT(r.err, Contains("resuming from") && Contains("depth 21"));
+  CHECK(testing::bytes_differ(testing::read_file(dir / "d/3x3-123456780.tsdb"), ref) == "");
+  CHECK_FALSE(std::filesystem::exists(ckpt));
+
+  // Foreign checkpoints under the 3x3 name: exit 3, one line naming the file, nothing built.
+  struct Case {
+    std::string name, content, says;
+  };
+  std::vector<Case> cases;
+  {
+    const Ranker r25(Board(2, 5), 9);
+    const auto s25 = snapshots(Board(2, 5), 9).at(10);
+    save_checkpoint(dir / "x.ckpt", r25, s25.progress, s25.fields, whole(r25));
+    cases.push_back({"a 2x5 checkpoint", testing::read_file(dir / "x.ckpt"), "2x5"});
+    const Ranker r4(b, 4);
+    const auto s4 = snapshots(b, 4).at(10);
+    save_checkpoint(dir / "x.ckpt", r4, s4.progress, s4.fields, whole(r4));
+    cases.push_back({"another goal blank", testing::read_file(dir / "x.ckpt"), "cell 4"});
+    save_checkpoint(dir / "x.ckpt", ranker, snaps.at(10).progress, snaps.at(10).fields, whole(ranker));
+    std::string x = testing::read_file(dir / "x.ckpt");
+    cases.push_back({"truncated", x.substr(0, x.size() - 100), "truncated"});
+    x[kHeaderSize + 77] = static_cast<char>(x[kHeaderSize + 77] ^ 1);
+    cases.push_back({"corrupt", x, "checksum"});
+    cases.push_back({"garbage", std::string(5000, 'q'), "not a tilespace checkpoint"});
+  }
+  for (const Case& c : cases) {
+    INFO(c.name);
+    std::filesystem::remove_all(dir / "d");
+    std::filesystem::create_directories(dir / "d");
+    testing::write_file(ckpt, c.content);
+    r = run_cli("build --board 3x3 --bits 2 --resume --db d", dir.path);
+    CHECK(r.rc == kExitData);
+    CHECK_THAT(r.err, Contains("d/3x3-123456780.tsdb.ckpt") && Contains(c.says));
+    CHECK(one_line(r.err));
+    CHECK(r.out.empty());
+    CHECK_FALSE(std::filesystem::exists(dir / "d/3x3-123456780.tsdb"));
+    CHECK(testing::bytes_differ(testing::read_file(ckpt), c.content) == "");  // left for the user to look at
+    // Without --resume the build starts over and replaces it.
+    r = run_cli("build --board 3x3 --bits 2 --db d", dir.path);
+    CHECK(r.rc == 0);
+    CHECK(testing::bytes_differ(testing::read_file(dir / "d/3x3-123456780.tsdb"), ref) == "");
+    CHECK_FALSE(std::filesystem::exists(ckpt));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 6. Kill and resume.
+
+namespace {
+
+// `tilespace` with `args` as a child process, its stdout and stderr into `log`.
+class Child {
+ public:
+  Child(const std::vector<std::string>& args, const std::filesystem::path& log) {
+    std::vector<std::string> all{TILESPACE_CLI};
+    all.insert(all.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& a : all) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    const std::string log_name = log.string();
+    pid_ = ::fork();
+    REQUIRE(pid_ >= 0);
+    if (pid_ == 0) {  // only async-signal-safe calls until exec
+      const int fd = ::open(log_name.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      const int in = ::open("/dev/null", O_RDONLY);
+      if (fd < 0 || in < 0) ::_exit(126);
+      ::dup2(in, STDIN_FILENO);
+      ::dup2(fd, STDOUT_FILENO);
+      ::dup2(fd, STDERR_FILENO);
+      ::execv(argv[0], argv.data());
+      ::_exit(127);
+    }
+    start_ = std::chrono::steady_clock::now();
+    id_ = pid_;
+  }
+  ~Child() {
+    if (pid_ > 0) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, nullptr, 0);
+    }
+  }
+  Child(const Child&) = delete;
+  Child& operator=(const Child&) = delete;
+
+  // Waits up to `seconds`, or until `stop()` holds (polled every millisecond); returns true (and
+  // sets the status) if the child ended by then.
+  template <class Stop>
+  bool wait_for(double seconds, Stop stop) {
+    const auto until = start_ + std::chrono::duration<double>(seconds);
+    for (;;) {
+      int st = 0;
+      const pid_t got = ::waitpid(pid_, &st, WNOHANG);
+      if (got == pid_) {
+        pid_ = -1;
+        status_ = st;
+        ended_ = std::chrono::steady_clock::now();
+        return true;
+      }
+      if (std::chrono::steady_clock::now() >= until || stop()) return false;
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  }
+  bool wait_for(double seconds) {
+    return wait_for(seconds, [] { return false; });
+  }
+  void kill_now() {
+    ::kill(pid_, SIGKILL);
+    ::waitpid(pid_, &status_, 0);
+    pid_ = -1;
+    ended_ = std::chrono::steady_clock::now();
+  }
+  int exit_code() const { return WIFEXITED(status_) ? WEXITSTATUS(status_) : -1; }
+  pid_t id() const { return id_; }
+  bool killed() const { return WIFSIGNALED(status_) && WTERMSIG(status_) == SIGKILL; }
+  double seconds() const { return std::chrono::duration<double>(ended_ - start_).count(); }
+
+ private:
+  pid_t pid_ = -1, id_ = -1;
+  int status_ = 0;
+  std::chrono::steady_clock::time_point start_, ended_;
+};
+
+std::vector<std::string> temporaries(const std::filesystem::path& dir) {
+  std::vector<std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    if (e.path().filename().string().find(".tmp.") != std::string::npos) out.push_back(e.path().filename().string());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("cli: build --resume killed at random moments ends with the same database", "[two-bit][checkpoint][cli][kill]") {
+  TempDir dir;
+  const Board b(3, 4);
+  const Ranker ranker(b, 11);
+  const std::string name = "3x4-1-2-3-4-5-6-7-8-9-10-11-0.tsdb";
+  const auto a = dir / "A", bdir = dir / "B";
+  const auto db = bdir / name, ckpt = bdir / (name + ".ckpt");
+  const std::uint64_t ckpt_size = kHeaderSize + 8 * two_bit_words(ranker);
+
+  Child ref({"build", "--board", "3x4", "--bits", "2", "--db", a.string()}, dir / "ref.log");
+  REQUIRE(ref.wait_for(300));
+  INFO(testing::read_file(dir / "ref.log"));
+  REQUIRE(ref.exit_code() == 0);
+  const double ref_seconds = ref.seconds();
+  const std::string want = testing::read_file(a / name);
+  REQUIRE(want.size() > 50'000'000);
+  std::printf("kill and resume: the reference 3x4 two-bit build took %.2f s\n", ref_seconds);
+
+  // While run `pid` writes the checkpoint (`target` = name + ".ckpt") or the database (name): its
+  // temporary file exists, or (were the file written in place) the file has the wrong size.
+  auto writing = [&](const std::string& target, std::uint64_t full_size, pid_t pid) {
+    const std::string tmp = target + ".tmp." + std::to_string(pid);
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(bdir, ec)) {
+      const std::string f = e.path().filename().string();
+      if (f == tmp) return true;
+      if (f == target) {
+        const auto size = e.file_size(ec);
+        if (!ec && size != full_size) return true;
+      }
+    }
+    return false;
+  };
+
+  std::mt19937_64 rng(20260611);
+  std::uniform_real_distribution<double> delay(0.3, std::max(0.31, ref_seconds));
+  const std::vector<std::string> args{"build", "--board", "3x4", "--bits", "2", "--checkpoint-every", "1", "--resume",
+                                      "--db", bdir.string()};
+  int kills = 0, random_kills = 0, last_layer = -1;
+  std::vector<std::string> pids;  // of the runs so far
+  std::string kill_times;
+  // Kill at random moments until four runs were killed (a resumed run may finish before its
+  // planned kill); then once while a checkpoint is being written, and once while the database is.
+  // First a kill while the first checkpoint is written; then kills at random moments until four
+  // runs were killed that way (a resumed run may finish before its planned kill); then a kill
+  // while the database is written.
+  enum Mode { random_moment, while_writing_checkpoint, while_saving_database };
+  std::vector<Mode> plan{while_writing_checkpoint};
+  for (int run = 0; run < 12; ++run) plan.push_back(random_moment);
+  for (std::size_t run = 0; run < plan.size(); ++run) {
+    if (plan[run] == random_moment && random_kills >= 4) {
+      plan.resize(run);
+      plan.push_back(while_saving_database);
+    }
+    const Mode mode = plan[run];
+    const double t = mode == random_moment ? delay(rng) : 300;
+    const std::string log_name = "run" + std::to_string(run) + ".log";
+    Child c(args, dir / log_name);
+    const bool ended = mode == random_moment ? c.wait_for(t)
+                       : mode == while_writing_checkpoint
+                           ? c.wait_for(t, [&] { return writing(name + ".ckpt", ckpt_size, c.id()); })
+                           : c.wait_for(t, [&] { return writing(name, want.size(), c.id()); });
+    if (!ended) c.kill_now();
+    const std::string log = testing::read_file(dir / log_name);
+    INFO("run " << run << ": " << (ended ? "finished" : "killed") << " after " << c.seconds() << " s; output: " << log);
+    char line[200];
+    const char* why = mode == random_moment              ? "at a random moment"
+                      : mode == while_writing_checkpoint ? "while writing a checkpoint"
+                                                         : "while writing the database";
+    if (ended) {
+      CHECK(c.exit_code() == 0);
+      std::snprintf(line, sizeof line, "run %zu finished by itself after %.2f s (kill planned %s%s)", run, c.seconds(), why,
+                    mode == random_moment ? (", at " + std::to_string(t).substr(0, 5) + " s").c_str() : "");
+    } else {
+      CHECK(c.killed());
+      ++kills;
+      random_kills += mode == random_moment;
+      std::snprintf(line, sizeof line, "run %zu killed %s, after %.2f s", run, why, c.seconds());
+    }
+    // The database is absent or complete; a checkpoint is never torn, and the next one is not
+    // older than the one a killed run started from.
+    if (std::filesystem::exists(db)) CHECK(testing::bytes_differ(testing::read_file(db), want) == "");
+    int layer = -1;
+    if (std::filesystem::exists(ckpt)) {
+      try {
+        layer = load_checkpoint(ckpt, ranker, whole(ranker)).progress.next_layer;
+      } catch (const DataError& e) {
+        FAIL("a killed build left a bad checkpoint: " << e.what());
+      }
+      CHECK(layer >= last_layer);
+    }
+    const auto tmp = std::filesystem::exists(bdir) ? temporaries(bdir) : std::vector<std::string>{};
+    // Every run starts by removing the checkpoint temporaries of dead writers (all runs live long
+    // enough), and a run that saves the database removes the database's: none of an earlier run stays.
+    for (const auto& f : tmp) {
+      INFO("temporary " << f << " after run " << run << " (pid " << c.id() << ")");
+      const bool of_ckpt = f.rfind(name + ".ckpt.tmp.", 0) == 0;
+      CHECK((of_ckpt || f.rfind(name + ".tmp.", 0) == 0));
+      const std::string pid = f.substr(f.rfind('.') + 1);
+      const bool earlier = std::find(pids.begin(), pids.end(), pid) != pids.end();
+      if (of_ckpt || ended) CHECK_FALSE(earlier);
+    }
+    pids.push_back(std::to_string(c.id()));
+    std::string tmp_list;
+    for (const auto& f : tmp) tmp_list += " " + f;
+    std::printf("kill and resume: %s; checkpoint %s%s%s\n", line,
+                layer >= 0 ? ("before depth " + std::to_string(layer)).c_str() : "none",
+                std::filesystem::exists(db) ? "; database present" : "", tmp.empty() ? "" : ("; temporaries:" + tmp_list).c_str());
+    std::fflush(stdout);
+    kill_times += std::string(line) + "\n";
+    last_layer = ended ? -1 : layer;  // a finished build removes its checkpoint
+  }
+  INFO(kill_times);
+  CHECK(random_kills >= 4);
+  CHECK(kills >= 5);
+
+  // Let it finish: the same database as the clean build, no checkpoint, no temporary file.
+  const bool had_checkpoint = std::filesystem::exists(ckpt);
+  Child last(args, dir / "last.log");
+  REQUIRE(last.wait_for(300));
+  const std::string log = testing::read_file(dir / "last.log");
+  INFO(log);
+  CHECK(last.exit_code() == 0);
+  if (had_checkpoint) CHECK_THAT(log, Contains("resuming from"));
+  std::printf("kill and resume: the last run took %.2f s%s\n", last.seconds(), had_checkpoint ? " (resumed)" : "");
+  REQUIRE(std::filesystem::exists(db));
+  CHECK(testing::bytes_differ(testing::read_file(db), want) == "");
+  CHECK_FALSE(std::filesystem::exists(ckpt));
+  CHECK(temporaries(bdir).empty());
+  CHECK(temporaries(a).empty());
+}

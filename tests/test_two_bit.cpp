@@ -1,0 +1,984 @@
+// The two-bit engine (bfs.hpp: bfs_two_bit, DistanceTable::build_two_bit) against the byte engine
+// and the published distributions (tests/data/bfs-distributions.txt); independence of the thread
+// count; two-bit database files (kind 3: chunk checksums verified on first touch, every header and
+// trailer field validated at load); the CLI on two-bit tables (build --bits 2, query, batch, stats,
+// solve -a table, verify) against the same commands on byte tables.
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#define XXH_INLINE_ALL  // header-only: the tests recompute checksums of files they patch
+#define XXH_VECTOR 0    // scalar: the same hashes, without GCC 12's AVX-512 false warnings
+#include <xxhash.h>
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <random>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <tuple>
+#include <vector>
+
+#include "support.hpp"
+#include "tilespace/bfs.hpp"
+#include "tilespace/database.hpp"
+#include "tilespace/distance_table.hpp"
+#include "tilespace/errors.hpp"
+#include "tilespace/rank.hpp"
+#include "tilespace/search/lab.hpp"
+#include "tilespace/state.hpp"
+#include "tilespace/table_store.hpp"
+
+using namespace tilespace;
+using Catch::Matchers::Contains;
+using nlohmann::json;
+using testing::run_cli;
+using testing::TempDir;
+
+namespace {
+
+// ---- published distributions ---------------------------------------------------------------
+
+struct Published {
+  std::uint64_t states = 0;
+  int radius = 0;
+  std::vector<std::uint64_t> counts;
+};
+
+// "2x3 corner" -> distribution, read once from the data file.
+const std::map<std::string, Published>& published_table() {
+  static const std::map<std::string, Published> table = [] {
+    std::map<std::string, Published> t;
+    const std::string path = std::string(TILESPACE_TEST_DATA) + "/bfs-distributions.txt";
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error("cannot read " + path);
+    std::string line;
+    while (std::getline(in, line)) {
+      if (line.empty() || line[0] == '#') continue;
+      std::istringstream ls(line);
+      std::string board, pos;
+      Published p;
+      ls >> board >> pos >> p.states >> p.radius;
+      for (std::uint64_t v; ls >> v;) p.counts.push_back(v);
+      t[board + " " + pos] = p;
+    }
+    return t;
+  }();
+  return table;
+}
+
+// The published distribution of a board (or its transpose) for a blank position word.
+const Published& published(const Board& b, const std::string& pos) {
+  const auto& t = published_table();
+  auto it = t.find(b.name() + " " + pos);
+  if (it == t.end()) it = t.find(std::to_string(b.height()) + "x" + std::to_string(b.width()) + " " + pos);
+  if (it == t.end()) throw std::runtime_error("no published distribution for " + b.name() + " " + pos);
+  return it->second;
+}
+
+// ---- helpers ----------------------------------------------------------------------------------
+
+// The field value the header of bfs.hpp prescribes for a settled state at depth d.
+unsigned settled_field(int d) { return ((d >> 1) & 1) ? 2u : 1u; }
+
+// A goal with the blank on `blank` and the other tiles shuffled (served by the same table).
+State random_goal(const Board& b, int blank, std::mt19937_64& rng) {
+  State g = canonical_goal(b, blank);
+  std::vector<std::uint8_t> tiles;
+  for (int c = 0; c < b.cells(); ++c)
+    if (c != blank) tiles.push_back(g.tiles[c]);
+  std::shuffle(tiles.begin(), tiles.end(), rng);
+  std::size_t k = 0;
+  for (int c = 0; c < b.cells(); ++c)
+    if (c != blank) g.tiles[c] = tiles[k++];
+  return g;
+}
+
+std::string tiles_text(const State& s) { return s.to_string(); }
+
+TwoBitOptions threads_option(int threads) {
+  TwoBitOptions o;
+  o.bfs.threads = threads;
+  return o;
+}
+
+// Counts of each field value 00, 01, 10, 11 over the ranks [0, size) and over the padding after it.
+struct FieldCounts {
+  std::array<std::uint64_t, 4> in{}, pad{};
+};
+FieldCounts count_fields(std::span<const std::uint64_t> f, std::uint64_t size) {
+  constexpr std::uint64_t low = 0x5555'5555'5555'5555u;
+  FieldCounts c;
+  const std::uint64_t full = size / 32;  // words whose 32 ranks are all < size
+  for (std::uint64_t i = 0; i < full; ++i) {
+    const std::uint64_t lo = f[i] & low, hi = (f[i] >> 1) & low;
+    c.in[1] += static_cast<std::uint64_t>(std::popcount(lo & ~hi));
+    c.in[2] += static_cast<std::uint64_t>(std::popcount(hi & ~lo));
+    c.in[3] += static_cast<std::uint64_t>(std::popcount(hi & lo));
+  }
+  c.in[0] = 32 * full - c.in[1] - c.in[2] - c.in[3];
+  for (std::uint64_t r = 32 * full; r < 32 * f.size(); ++r) ++(r < size ? c.in : c.pad)[two_bit_field(f.data(), r)];
+  return c;
+}
+
+// The two-bit table and the byte table of one goal agree on every rank, every field, the
+// histogram, paths and the farthest states. `descend_every_rank`: depth_of_rank (a descent) on
+// every rank; else on every 7th rank (the fields are still compared on every rank).
+void check_same_as_bytes(const Board& b, int blank, bool descend_every_rank, std::mt19937_64& rng) {
+  INFO("board " << b.name() << ", goal blank " << blank);
+  const DistanceTable bytes = DistanceTable::build(b, blank);
+  const DistanceTable two = DistanceTable::build_two_bit(b, blank, {});
+  REQUIRE_FALSE(bytes.two_bit());
+  REQUIRE(two.two_bit());
+  REQUIRE(two.depths().empty());
+  const std::uint64_t n = bytes.ranker().size();
+  REQUIRE(two.ranker().size() == n);
+  REQUIRE(two.fields().size() == (n + 31) / 32);
+  CHECK(two.histogram() == bytes.histogram());
+  CHECK(two.radius() == bytes.radius());
+  CHECK(two.payload().size() == two.fields().size() * 8);
+
+  // Every field encodes its depth as bfs.hpp says; the padding after the last rank is unseen.
+  std::uint64_t wrong_fields = 0, wrong_depths = 0, checked = 0;
+  const auto d8 = bytes.depths();
+  for (std::uint64_t r = 0; r < 32 * two.fields().size(); ++r) {
+    const unsigned got = two_bit_field(two.fields().data(), r);
+    const unsigned want = r < n ? settled_field(d8[r]) : 0u;
+    if (got != want && ++wrong_fields <= 5) {
+      INFO("rank " << r << ": field " << got << ", expected " << want);
+      CHECK(got == want);
+    }
+  }
+  CHECK(wrong_fields == 0);
+  for (std::uint64_t r = 0; r < n; r += descend_every_rank ? 1 : 7) {
+    ++checked;
+    const int got = two.depth_of_rank(r);
+    if (got != d8[r] && ++wrong_depths <= 5) {
+      INFO("rank " << r << ": two-bit depth_of_rank " << got << ", byte depth " << int(d8[r]));
+      CHECK(got == int(d8[r]));
+    }
+  }
+  CHECK(wrong_depths == 0);
+  CHECK(checked >= n / 7);
+
+  // distance and descend (one optimal path, ties to U, D, L, R) for random goals of this blank.
+  for (int i = 0; i < 60; ++i) {
+    const State goal = random_goal(b, blank, rng);
+    const State start = i % 10 == 9 ? testing::random_state(b, rng) : testing::random_walk(goal, 200 + i, rng);
+    INFO("start " << start.to_string() << ", goal " << goal.to_string());
+    const auto d1 = bytes.distance(start, goal), d2 = two.distance(start, goal);
+    CHECK(d1 == d2);
+    const auto p1 = bytes.descend(start, goal), p2 = two.descend(start, goal);
+    REQUIRE(p1.size() == p2.size());
+    CHECK(p1 == p2);
+    if (d1) {
+      CHECK(p2.size() == static_cast<std::size_t>(*d1) + 1);
+      CHECK(p2.front() == start);
+      CHECK(p2.back() == goal);
+    } else {
+      CHECK(p2.empty());
+    }
+  }
+
+  // The farthest states, in the labels of any goal of this blank (listed by a two-bit table when
+  // the radius holds at most kFarthestKept states).
+  for (int i = 0; i < 3; ++i) {
+    const State goal = i == 0 ? canonical_goal(b, blank) : random_goal(b, blank, rng);
+    const auto f1 = bytes.farthest(goal, 100000), f2 = two.farthest(goal, 100000);
+    CHECK(f1.size() == bytes.histogram().back());
+    if (bytes.histogram().back() <= kFarthestKept) {
+      CHECK(f2 == f1);
+      CHECK(two.farthest(goal, 1) == bytes.farthest(goal, 1));
+    } else {
+      CHECK(f2.empty());
+    }
+    for (const State& s : f2) CHECK(two.distance(s, goal) == bytes.radius());
+  }
+}
+
+// ---- database files ---------------------------------------------------------------------------
+
+template <class T>
+T get_at(const std::string& bytes, std::size_t off) {
+  T v;
+  std::memcpy(&v, bytes.data() + off, sizeof v);
+  return v;
+}
+template <class T>
+void put_at(std::string& bytes, std::size_t off, T v) {
+  std::memcpy(bytes.data() + off, &v, sizeof v);
+}
+
+// Recomputes the header checksum (database.hpp: offset 56, over the header with it zeroed).
+void reseal_header(std::string& bytes) {
+  std::string h = bytes.substr(0, kHeaderSize);
+  std::memset(h.data() + 56, 0, 8);
+  put_at<std::uint64_t>(bytes, 56, XXH3_64bits(h.data(), h.size()));
+}
+
+// Kind 3: recomputes the trailer checksum (offset 48) and then the header checksum.
+void reseal_trailer(std::string& bytes) {
+  const std::uint64_t payload = get_at<std::uint64_t>(bytes, 40);
+  const std::size_t start = std::min<std::size_t>(kHeaderSize + payload, bytes.size());
+  put_at<std::uint64_t>(bytes, 48, XXH3_64bits(bytes.data() + start, bytes.size() - start));
+  reseal_header(bytes);
+}
+
+std::string load_error(const std::filesystem::path& p) {
+  try {
+    load_database(p);
+  } catch (const DataError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+bool one_line(const std::string& s) { return !s.empty() && s.find('\n') == s.size() - 1; }
+
+// A state reachable from `goal` whose descent is short (a few moves from the goal).
+State near_goal(const State& goal, int moves, std::mt19937_64& rng) { return testing::random_walk(goal, moves, rng); }
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// 1. The two-bit engine equals the byte engine.
+
+TEST_CASE("two-bit tables equal byte tables for every goal blank on boards of up to 9 cells", "[two-bit][engine]") {
+  std::mt19937_64 rng(2101);
+  for (const auto& b : {Board(2, 2), Board(2, 3), Board(3, 2), Board(2, 4), Board(4, 2), Board(3, 3)})
+    for (int blank = 0; blank < b.cells(); ++blank) check_same_as_bytes(b, blank, true, rng);
+}
+
+TEST_CASE("two-bit tables equal byte tables on 2x5 and 5x2, corner and inner goal blanks", "[two-bit][engine]") {
+  std::mt19937_64 rng(2102);
+  // Every rank's depth by descent on the corner goals; every 7th rank on the others (every
+  // field is compared on all of them).
+  check_same_as_bytes(Board(2, 5), 9, true, rng);
+  check_same_as_bytes(Board(5, 2), 0, true, rng);
+  check_same_as_bytes(Board(2, 5), 4, false, rng);
+  check_same_as_bytes(Board(5, 2), 6, false, rng);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. Published distributions.
+
+namespace {
+
+// A two-bit build with what its callbacks saw, kept for the process: the 3x4 table serves both
+// the published distribution and the database tests when they run in one process.
+struct Built {
+  std::unique_ptr<DistanceTable> table;
+  std::vector<LayerReport> layers;
+  std::vector<TwoBitProgress> between;
+};
+
+const Built& built_two_bit(const Board& b, int blank) {
+  static std::map<std::tuple<int, int, int>, Built> cache;
+  Built& x = cache[{b.width(), b.height(), blank}];
+  if (!x.table) {
+    TwoBitOptions o;
+    o.bfs.on_layer = [&](const LayerReport& l) { x.layers.push_back(l); };
+    o.between_layers = [&](const TwoBitProgress& p, std::span<const std::uint64_t>) { x.between.push_back(p); };
+    x.table = std::make_unique<DistanceTable>(DistanceTable::build_two_bit(b, blank, o));
+  }
+  return x;
+}
+
+void check_two_bit_published(const Board& b, int blank, const std::string& pos) {
+  INFO("board " << b.name() << ", goal blank " << blank << " (" << pos << ")");
+  const Published& want = published(b, pos);
+  const Built& built = built_two_bit(b, blank);
+  const DistanceTable& t = *built.table;
+  const auto& layers = built.layers;
+  const auto& between = built.between;
+  REQUIRE(t.two_bit());
+  CHECK(t.ranker().size() == want.states);
+  CHECK(t.histogram() == want.counts);
+  CHECK(t.radius() == want.radius);
+
+  // The layers as they were found, and the progress between them (what a checkpoint holds).
+  REQUIRE(layers.size() == want.counts.size());
+  std::uint64_t total = 0;
+  for (std::size_t d = 0; d < layers.size(); ++d) {
+    total += want.counts[d];
+    CHECK(layers[d].depth == static_cast<int>(d));
+    CHECK(layers[d].states == want.counts[d]);
+    CHECK(layers[d].total == total);
+  }
+  REQUIRE(between.size() == want.counts.size() - 1);  // not after the last layer
+  for (std::size_t i = 0; i < between.size(); ++i) {
+    CHECK(between[i].next_layer == static_cast<int>(i) + 1);
+    CHECK(between[i].histogram == std::vector<std::uint64_t>(want.counts.begin(), want.counts.begin() + i + 1));
+    CHECK(between[i].pending == want.counts[i + 1]);
+  }
+
+  // The fields: settled 01 / 10 by floor(D/2) mod 2, nothing open, padding unseen.
+  std::uint64_t even = 0, odd = 0;
+  for (std::size_t d = 0; d < want.counts.size(); ++d) ((d >> 1) & 1 ? odd : even) += want.counts[d];
+  const FieldCounts c = count_fields(t.fields(), t.ranker().size());
+  CHECK(c.in[0] == 0);
+  CHECK(c.in[1] == even);
+  CHECK(c.in[2] == odd);
+  CHECK(c.in[3] == 0);
+  CHECK(c.pad[1] + c.pad[2] + c.pad[3] == 0);
+
+  // The states at the radius: listed (at most kFarthestKept), in rank order, each at the radius.
+  const State goal = canonical_goal(b, blank);
+  const auto far = t.farthest(goal, 100000);
+  if (want.counts.back() <= kFarthestKept) {
+    CHECK(far.size() == want.counts.back());
+  } else {
+    CHECK(far.empty());
+  }
+  for (const State& s : far) CHECK(t.distance(s, goal) == want.radius);
+  CHECK(t.distance(goal, goal) == 0);
+  // Some depths by descent agree with the field and the blank's parity (D mod 4).
+  std::mt19937_64 rng(77);
+  for (int i = 0; i < 200; ++i) {
+    const std::uint64_t r = std::uniform_int_distribution<std::uint64_t>(0, t.ranker().size() - 1)(rng);
+    const int d = t.depth_of_rank(r);
+    Sequence seq{};
+    const int cell = t.ranker().unrank(r, seq);
+    CHECK(d >= 0);
+    CHECK(d <= want.radius);
+    CHECK(static_cast<unsigned>(d & 1) == blank_parity(t.ranker(), cell));
+    CHECK(two_bit_field(t.fields().data(), r) == settled_field(d));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("two-bit engine: the published distributions of 2x5, 5x2 and the 3x3 centre and edge goals", "[two-bit][published]") {
+  check_two_bit_published(Board(2, 5), 9, "corner");
+  check_two_bit_published(Board(5, 2), 0, "corner");
+  check_two_bit_published(Board(3, 3), 4, "center");
+  check_two_bit_published(Board(3, 3), 1, "edge");
+}
+
+// About 6 s each (required: they are the engine's test at a size where every code path runs).
+TEST_CASE("two-bit engine: the published distribution of 3x4", "[two-bit][published][big]") {
+  check_two_bit_published(Board(3, 4), 11, "corner");
+}
+
+TEST_CASE("two-bit engine: the published distribution of 2x6", "[two-bit][published][big]") {
+  check_two_bit_published(Board(2, 6), 11, "corner");
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. Independence of the thread count.
+
+TEST_CASE("two-bit engine: fields and database files are byte-identical for 1, 2 and 3 threads", "[two-bit][threads]") {
+  TempDir dir;
+  for (const auto& [b, blank] :
+       std::vector<std::pair<Board, int>>{{Board(3, 3), 8}, {Board(3, 3), 4}, {Board(2, 5), 9}, {Board(5, 2), 3}}) {
+    INFO("board " << b.name() << ", goal blank " << blank);
+    std::vector<DistanceTable> tables;
+    std::vector<std::string> files;
+    for (int threads : {1, 2, 3}) {
+      tables.push_back(DistanceTable::build_two_bit(b, blank, threads_option(threads)));
+      const auto path = dir / (b.name() + "-" + std::to_string(blank) + "-t" + std::to_string(threads) + ".tsdb");
+      save_database(path, tables.back().info(), tables.back().payload());
+      files.push_back(testing::read_file(path));
+    }
+    for (std::size_t i = 1; i < tables.size(); ++i) {
+      INFO("threads 1 against " << (i + 1));
+      REQUIRE(tables[i].fields().size() == tables[0].fields().size());
+      CHECK(std::memcmp(tables[i].fields().data(), tables[0].fields().data(), tables[0].fields().size_bytes()) == 0);
+      CHECK(tables[i].histogram() == tables[0].histogram());
+      CHECK(tables[i].info().farthest == tables[0].info().farthest);
+      CHECK(files[i].size() == files[0].size());
+      CHECK(testing::bytes_differ(files[i], files[0]) == "");
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4. Two-bit database files.
+
+TEST_CASE("two-bit database: save and load give the same table, in the documented layout", "[two-bit][database]") {
+  TempDir dir;
+  std::mt19937_64 rng(4001);
+  for (const auto& [b, blank] : std::vector<std::pair<Board, int>>{
+           {Board(3, 3), 8}, {Board(3, 3), 4}, {Board(2, 3), 0}, {Board(2, 5), 9}, {Board(4, 2), 5}}) {
+    INFO("board " << b.name() << ", goal blank " << blank);
+    const DistanceTable t = DistanceTable::build_two_bit(b, blank, {});
+    const auto path = dir / (b.name() + "-" + std::to_string(blank) + ".tsdb");
+    save_database(path, t.info(), t.payload());
+
+    // The layout of database.hpp.
+    const std::string bytes = testing::read_file(path);
+    const std::uint64_t payload = t.fields().size() * 8;
+    const std::uint64_t chunks = (payload + (1u << 20) - 1) >> 20;
+    const std::uint64_t far = t.histogram().back() <= kFarthestKept ? t.histogram().back() : 0;
+    CHECK(bytes.size() == kHeaderSize + payload + 8 * (chunks + far));
+    REQUIRE(bytes.size() >= kHeaderSize);
+    CHECK(std::uint8_t(bytes[16]) == kKindTwoBitTable);
+    CHECK(std::uint8_t(bytes[19]) == 2);
+    CHECK(get_at<std::uint64_t>(bytes, 24) == t.ranker().size());
+    CHECK(get_at<std::uint64_t>(bytes, 40) == payload);
+    CHECK(get_at<std::uint32_t>(bytes, 136) == 20);
+    CHECK(get_at<std::uint32_t>(bytes, 140) == far);
+    CHECK(get_at<std::uint64_t>(bytes, 144) == chunks);
+    CHECK(std::memcmp(bytes.data() + kHeaderSize, t.fields().data(), payload) == 0);
+    CHECK(get_at<std::uint64_t>(bytes, kHeaderSize + payload) ==
+          XXH3_64bits(bytes.data() + kHeaderSize, std::min<std::uint64_t>(payload, 1u << 20)));
+
+    LoadedDatabase db = load_database(path);
+    CHECK(db.info.kind == kKindTwoBitTable);
+    REQUIRE(db.chunks);
+    const auto verifier = db.chunks;
+    CHECK(verifier->chunks() == chunks);
+    const DistanceTable u = DistanceTable::from_database(std::move(db));
+    REQUIRE(u.two_bit());
+    CHECK(u.board() == b);
+    CHECK(u.ranker().goal_blank() == blank);
+    CHECK(u.histogram() == t.histogram());
+    REQUIRE(u.fields().size() == t.fields().size());
+    CHECK(std::memcmp(u.fields().data(), t.fields().data(), t.fields().size_bytes()) == 0);
+    CHECK(u.info().farthest == t.info().farthest);
+    const State goal = canonical_goal(b, blank);
+    CHECK(u.farthest(goal, 100000) == t.farthest(goal, 100000));
+    std::uint64_t wrong = 0;
+    for (std::uint64_t r = 0; r < u.ranker().size(); r += 13) wrong += u.depth_of_rank(r) != t.depth_of_rank(r);
+    CHECK(wrong == 0);
+    for (int i = 0; i < 50; ++i) {
+      const State g = random_goal(b, blank, rng);
+      const State s = testing::random_walk(g, 300, rng);
+      CHECK(u.distance(s, g) == t.distance(s, g));
+      CHECK(u.descend(s, g) == t.descend(s, g));
+    }
+    u.verify_all();
+    CHECK(verifier->verified() == chunks);
+  }
+  for (const auto& e : std::filesystem::directory_iterator(dir.path)) CHECK(e.path().extension() == ".tsdb");
+}
+
+TEST_CASE("two-bit database: the store builds, saves and loads two-bit tables", "[two-bit][database]") {
+  TempDir dir;
+  StoreOptions o;
+  o.dir = dir.path;
+  o.engine = Engine::two_bit;
+  std::vector<std::string> notes;
+  o.note = [&](const std::string& s) { notes.push_back(s); };
+  {
+    TableStore store(o);
+    const DistanceTable& t = store.table(Board(3, 3), 8);  // missing: built with the two-bit engine
+    CHECK(t.two_bit());
+    CHECK(t.radius() == 31);
+  }
+  CHECK_THAT(notes.at(0), Contains("building it first"));
+  const auto path = dir / "3x3-123456780.tsdb";
+  REQUIRE(std::filesystem::exists(path));
+  CHECK(std::uint8_t(testing::read_file(path)[16]) == kKindTwoBitTable);
+  CHECK_FALSE(std::filesystem::exists(dir / "3x3-123456780.tsdb.ckpt"));
+  StoreOptions plain;
+  plain.dir = dir.path;  // an automatic store reads whatever kind is there
+  TableStore again(plain);
+  const DistanceTable& u = again.table(Board(3, 3), 8);
+  CHECK(u.two_bit());
+  CHECK(u.histogram().back() == 2);
+  CHECK(u.distance(parse_state("8 6 7 2 5 4 3 0 1"), canonical_goal(Board(3, 3), 8)) == 31);
+}
+
+TEST_CASE("two-bit database: corrupt, truncated, extended and lying files are refused at load", "[two-bit][database]") {
+  TempDir dir;
+  const Board b(3, 3);
+  const DistanceTable t = DistanceTable::build_two_bit(b, 8, {});
+  const auto good = dir / "good.tsdb";
+  save_database(good, t.info(), t.payload());
+  const std::string bytes = testing::read_file(good);
+  const std::uint64_t payload = get_at<std::uint64_t>(bytes, 40);
+  const std::uint64_t chunks = get_at<std::uint64_t>(bytes, 144);
+  const std::uint32_t far = get_at<std::uint32_t>(bytes, 140);
+  REQUIRE(chunks == 1);
+  REQUIRE(far == 2);
+  const std::size_t trailer = kHeaderSize + payload;
+  REQUIRE(bytes.size() == trailer + 8 * (chunks + far));
+  CHECK(load_error(good).empty());
+
+  auto refused = [&](const std::string& name, const std::string& content, const std::string& says) {
+    INFO(name);
+    const auto p = dir / name;
+    testing::write_file(p, content);
+    const std::string msg = load_error(p);
+    CHECK_THAT(msg, Contains(p.string()) && Contains(says));
+  };
+  auto flipped = [&](std::size_t off) {
+    std::string s = bytes;
+    s[off] = static_cast<char>(s[off] ^ 0x10);
+    return s;
+  };
+
+  // The trailer: chunk checksums and the ranks at the radius are covered by the trailer checksum.
+  refused("chunk-sum.tsdb", flipped(trailer + 3), "checksum mismatch");
+  refused("farthest.tsdb", flipped(trailer + 8 * chunks + 2), "checksum mismatch");
+  refused("farthest2.tsdb", flipped(bytes.size() - 1), "checksum mismatch");
+  refused("trailer-sum.tsdb", flipped(48), "header checksum mismatch");
+  // The header.
+  refused("header.tsdb", flipped(20), "header checksum mismatch");
+  refused("header-pad.tsdb", flipped(200), "header checksum mismatch");
+  refused("header-hist.tsdb", flipped(256 + 8 * 20), "header checksum mismatch");
+  // Lengths.
+  refused("short1.tsdb", bytes.substr(0, bytes.size() - 1), "truncated");
+  refused("short-trailer.tsdb", bytes.substr(0, trailer + 8), "truncated");
+  refused("short-payload.tsdb", bytes.substr(0, trailer), "truncated");
+  refused("short-mid.tsdb", bytes.substr(0, kHeaderSize + 100), "truncated");
+  refused("header-only.tsdb", bytes.substr(0, kHeaderSize), "truncated");
+  refused("cut-header.tsdb", bytes.substr(0, 500), "truncated");
+  refused("long1.tsdb", bytes + "x", "trailing data");
+  refused("long8.tsdb", bytes + std::string(8, '\0'), "trailing data");
+  refused("long-page.tsdb", bytes + std::string(4096, '\0'), "trailing data");
+
+  // Headers that lie, with both checksums recomputed: every field is checked on its own.
+  auto lie = [&](auto&& edit) {
+    std::string s = bytes;
+    edit(s);
+    reseal_trailer(s);
+    return s;
+  };
+  refused("entries.tsdb", lie([](std::string& s) { put_at<std::uint64_t>(s, 24, get_at<std::uint64_t>(s, 24) + 32); }),
+          "entries");
+  refused("entries-small.tsdb", lie([](std::string& s) { put_at<std::uint64_t>(s, 24, 20160); }), "entries");
+  refused("chunk-count.tsdb", lie([](std::string& s) { put_at<std::uint64_t>(s, 144, 2); }), "chunk");
+  refused("chunk-count0.tsdb", lie([](std::string& s) { put_at<std::uint64_t>(s, 144, 0); }), "chunk");
+  refused("chunk-log2.tsdb", lie([](std::string& s) { put_at<std::uint32_t>(s, 136, 40); }), "chunk");
+  refused("width.tsdb", lie([](std::string& s) { s[17] = 4; }), "");
+  refused("height.tsdb", lie([](std::string& s) { s[18] = 2; }), "");
+  refused("bits.tsdb", lie([](std::string& s) { s[19] = 8; }), "entry width");
+  refused("kind1.tsdb", lie([](std::string& s) { s[16] = static_cast<char>(kKindDistanceTable); }), "");
+  refused("payload-size.tsdb", lie([](std::string& s) { put_at<std::uint64_t>(s, 40, get_at<std::uint64_t>(s, 40) + 8); }),
+          "payload");
+  refused("far-count.tsdb", lie([](std::string& s) { put_at<std::uint32_t>(s, 140, 1); }), "");
+  refused("far-count-cut.tsdb", lie([](std::string& s) {  // one rank at the radius listed, the file to match
+            put_at<std::uint32_t>(s, 140, 1);
+            s.resize(s.size() - 8);
+          }),
+          "states at the radius");
+  refused("far-count-big.tsdb", lie([](std::string& s) { put_at<std::uint32_t>(s, 140, 5000); }), "");
+  refused("radius.tsdb", lie([](std::string& s) { put_at<std::uint32_t>(s, 20, 30); }), "histogram");
+  refused("histogram.tsdb", lie([](std::string& s) { put_at<std::uint64_t>(s, 256 + 8 * 5, get_at<std::uint64_t>(s, 256 + 8 * 5) + 1); }),
+          "histogram");
+  refused("far-order.tsdb", lie([&](std::string& s) {
+            const auto a = get_at<std::uint64_t>(s, trailer + 8 * chunks), c = get_at<std::uint64_t>(s, trailer + 8 * chunks + 8);
+            put_at<std::uint64_t>(s, trailer + 8 * chunks, c);
+            put_at<std::uint64_t>(s, trailer + 8 * chunks + 8, a);
+          }),
+          "rank");
+  refused("far-range.tsdb", lie([&](std::string& s) { put_at<std::uint64_t>(s, trailer + 8 * chunks + 8, 181440); }), "rank");
+  // A header that is sound but for a newer format, and foreign files.
+  refused("version.tsdb", lie([](std::string& s) { put_at<std::uint32_t>(s, 8, kFormatVersion + 1); }), "format version");
+  refused("empty.tsdb", "", "not a tilespace database");
+  refused("text.tsdb", std::string(6000, 'a'), "not a tilespace database");
+
+  // A lying goal that loads (a relabelled goal is a valid header) is refused as a table.
+  {
+    const auto p = dir / "goal-swap.tsdb";
+    testing::write_file(p, lie([](std::string& s) { std::swap(s[72], s[73]); }));
+    try {
+      DistanceTable::from_database(load_database(p));
+      FAIL("a table of a non-canonical goal was accepted");
+    } catch (const DataError&) {
+    }
+  }
+}
+
+TEST_CASE("two-bit database: a chunk whose checksum was replaced is caught on first touch", "[two-bit][database]") {
+  // A single-chunk table whose chunk checksum is wrong but every other checksum recomputed: the
+  // load succeeds (the payload is not read), the first lookup fails, and so does verify_all.
+  TempDir dir;
+  const Board b(2, 5);
+  const DistanceTable t = DistanceTable::build_two_bit(b, 9, {});
+  const auto p = dir / "t.tsdb";
+  save_database(p, t.info(), t.payload());
+  std::string bytes = testing::read_file(p);
+  const std::size_t trailer = kHeaderSize + get_at<std::uint64_t>(bytes, 40);
+  put_at<std::uint64_t>(bytes, trailer, get_at<std::uint64_t>(bytes, trailer) ^ 1);
+  reseal_trailer(bytes);
+  testing::write_file(p, bytes);
+  LoadedDatabase db = load_database(p);
+  const auto verifier = db.chunks;
+  const DistanceTable u = DistanceTable::from_database(std::move(db));
+  CHECK(verifier->verified() == 0);
+  const State goal = canonical_goal(b, 9);
+  std::mt19937_64 rng(5);
+  const State s = testing::random_walk(goal, 101, rng);
+  CHECK_THROWS_WITH(u.distance(s, goal), Contains(p.string()) && Contains("chunk 0"));
+  CHECK_THROWS_AS(u.descend(s, goal), DataError);
+  CHECK_THROWS_AS(u.depth_of_rank(0), DataError);
+  CHECK_THROWS_WITH(u.verify_all(), Contains(p.string()) && Contains("chunk 0"));
+  CHECK(verifier->verified() == 0);
+  CHECK(u.distance(goal, goal) == 0);  // the goal needs no field
+}
+
+TEST_CASE("two-bit database: a flipped payload byte fails the lookups that read its chunk, not the others",
+          "[two-bit][database][big]") {
+  TempDir dir;
+  const Board b(3, 4);
+  const int blank = 11;
+  const DistanceTable& built = *built_two_bit(b, blank).table;
+  StoreOptions so;
+  so.dir = dir / "db";
+  const TableStore names(so);
+  const auto bad = names.path_for(b, blank);  // where the CLI looks for it
+  const auto good = dir / "good.tsdb";
+  save_database(good, built.info(), built.payload());
+  const std::uint64_t payload = built.payload().size();
+  const std::uint64_t chunks = (payload + (1u << 20) - 1) >> 20;
+  REQUIRE(chunks >= 40);
+  const State goal = canonical_goal(b, blank);
+  std::mt19937_64 rng(4404);
+
+  // The good file: loading reads no chunk; a lookup near the goal reads a few; verify_all all.
+  {
+    LoadedDatabase db = load_database(good);
+    const auto verifier = db.chunks;
+    REQUIRE(verifier);
+    CHECK(verifier->chunks() == chunks);
+    CHECK(verifier->verified() == 0);
+    const DistanceTable t = DistanceTable::from_database(std::move(db));
+    const State s = goal.moved(blank - 1);
+    CHECK(t.distance(s, goal) == 1);
+    CHECK(verifier->verified() >= 1);
+    CHECK(verifier->verified() < chunks);
+    t.verify_all(2);
+    CHECK(verifier->verified() == chunks);
+  }
+
+  // Flip the field of one rank in the middle chunk: a lookup of that rank would otherwise read a
+  // wrong field.
+  const std::uint64_t c = chunks / 2;
+  const std::uint64_t word = c * ((1u << 20) / 8) + 777;
+  const std::uint64_t r0 = word * 32 + 13;
+  REQUIRE(r0 < built.ranker().size());
+  const std::size_t byte = kHeaderSize + word * 8 + (2 * (r0 & 31)) / 8;
+  std::filesystem::create_directories(bad.parent_path());
+  {
+    std::string bytes = testing::read_file(good);
+    bytes[byte] = static_cast<char>(bytes[byte] ^ (3 << ((2 * (r0 & 31)) % 8)));
+    testing::write_file(bad, bytes);
+  }
+  const std::string chunk_name = "chunk " + std::to_string(c);
+  const State s0 = search::state_of_rank(built, goal, r0);
+  const int d0 = built.depth_of_rank(r0);
+  {
+    LoadedDatabase db = load_database(bad);  // loads: the payload is not read at load
+    const auto verifier = db.chunks;
+    const DistanceTable t = DistanceTable::from_database(std::move(db));
+    CHECK_THROWS_WITH(t.distance(s0, goal), Contains(bad.string()) && Contains(chunk_name));
+    CHECK_THROWS_WITH(t.distance(s0, goal), Contains(chunk_name));  // and again: never marked good
+    CHECK_THROWS_AS(t.depth_of_rank(r0), DataError);
+    CHECK_THROWS_AS(t.descend(s0, goal), DataError);
+
+    // Other lookups: a right answer, or a DataError naming that chunk when their descent reads it.
+    int answered = 0, refused = 0, own_chunk = 0, near_answered = 0;
+    for (int i = 0; i < 600; ++i) {
+      const State s = i < 300 ? near_goal(goal, 1 + i % 12, rng) : testing::random_walk(goal, 500, rng);
+      const std::uint64_t r = t.ranker().rank(Labelling(goal).sequence(s), s.blank);
+      const auto want = built.distance(s, goal);
+      try {
+        const auto got = t.distance(s, goal);
+        CHECK(got == want);
+        CHECK((r >> 5) * 8 / (1u << 20) != c);  // its own chunk is always read
+        ++answered;
+        near_answered += i < 300;
+      } catch (const DataError& e) {
+        CHECK_THAT(std::string(e.what()), Contains(chunk_name) && Contains(bad.string()));
+        ++refused;
+        own_chunk += (r >> 5) * 8 / (1u << 20) == c;
+      }
+    }
+    INFO("answered " << answered << " (" << near_answered << " near the goal), refused " << refused << " ("
+                      << own_chunk << " in the corrupt chunk)");
+    CHECK(near_answered >= 290);  // the states near the goal (almost) never read the middle chunk
+    CHECK(refused >= own_chunk);
+    CHECK(refused > 0);
+    CHECK(verifier->verified() < chunks);
+    CHECK_THROWS_WITH(t.verify_all(2), Contains(chunk_name) && Contains(bad.string()));
+    CHECK_THROWS_WITH(t.verify_all(1), Contains(chunk_name));
+    CHECK(t.distance(goal.moved(blank - 3), goal) == 1);  // still answering elsewhere
+    CHECK_THROWS_AS(t.distance(s0, goal), DataError);
+  }
+  {
+    // Lookups from several threads at once on a fresh mapping: the corrupt chunk fails every one
+    // that reads it, the others answer right.
+    const DistanceTable t = DistanceTable::from_database(load_database(bad));
+    std::vector<State> starts;
+    for (int i = 0; i < 400; ++i) starts.push_back(i % 4 == 0 ? s0 : near_goal(goal, 1 + i % 10, rng));
+    std::vector<std::vector<int>> outcome(4);  // per thread: -2 DataError naming the chunk, -3 other, else distance
+    std::vector<std::thread> pool;
+    for (int k = 0; k < 4; ++k)
+      pool.emplace_back([&, k] {
+        for (std::size_t i = static_cast<std::size_t>(k); i < starts.size(); i += 2) {
+          try {
+            outcome[k].push_back(t.distance(starts[i], goal).value_or(-1));
+          } catch (const DataError& e) {
+            outcome[k].push_back(std::string(e.what()).find(chunk_name) != std::string::npos ? -2 : -3);
+          } catch (...) {
+            outcome[k].push_back(-3);
+          }
+        }
+      });
+    for (auto& th : pool) th.join();
+    for (int k = 0; k < 4; ++k) {
+      std::size_t j = 0;
+      for (std::size_t i = static_cast<std::size_t>(k); i < starts.size(); i += 2, ++j) {
+        INFO("thread " << k << ", start " << starts[i].to_string());
+        if (starts[i] == s0) {
+          CHECK(outcome[k].at(j) == -2);
+        } else {
+          CHECK(outcome[k].at(j) != -3);
+          if (outcome[k].at(j) != -2) CHECK(outcome[k].at(j) == built.distance(starts[i], goal).value_or(-1));
+        }
+      }
+    }
+  }
+
+  // Through the CLI: exit 3, one line naming the file, no distance.
+  const std::string board = " --board 3x4 --db '" + (dir / "db").string() + "'";
+  auto r = run_cli("query '" + tiles_text(s0) + "'" + board, dir.path);
+  CHECK(r.rc == kExitData);
+  CHECK(r.out.empty());
+  CHECK_THAT(r.err, Contains(bad.string()) && Contains(chunk_name));
+  CHECK(one_line(r.err));
+  r = run_cli("query '" + tiles_text(s0) + "' --json" + board, dir.path);
+  CHECK(r.rc == kExitData);
+  CHECK(r.out.empty());
+  r = run_cli("query '" + tiles_text(goal.moved(blank - 1)) + "'" + board, dir.path);
+  CHECK(r.rc == 0);
+  CHECK(r.out == "1\n");
+  r = run_cli("query --batch -" + board, dir.path, tiles_text(goal.moved(blank - 1)) + "\n" + tiles_text(s0) + "\n");
+  CHECK(r.rc == kExitData);
+  CHECK(r.out.find(std::to_string(d0)) == std::string::npos);
+  CHECK_THAT(r.err, Contains(chunk_name));
+  r = run_cli("solve -a table '" + tiles_text(s0) + "'" + board, dir.path);
+  CHECK(r.rc == kExitData);
+  CHECK(r.out.empty());
+  // The good file under the CLI's name answers the same state.
+  std::filesystem::copy_file(good, bad, std::filesystem::copy_options::overwrite_existing);
+  r = run_cli("query '" + tiles_text(s0) + "'" + board, dir.path);
+  CHECK(r.rc == 0);
+  CHECK(r.out == std::to_string(d0) + "\n");
+}
+
+TEST_CASE("cli: truncated, foreign and corrupt two-bit files are exit 3 naming the file", "[two-bit][cli]") {
+  TempDir dir;
+  REQUIRE(run_cli("build --board 3x3 --bits 2 --db d", dir.path).rc == 0);
+  const auto db = dir / "d/3x3-123456780.tsdb";
+  const std::string bytes = testing::read_file(db);
+  REQUIRE(std::uint8_t(bytes[16]) == kKindTwoBitTable);
+  struct Case {
+    std::string name, content, says;
+  };
+  // A 2x5 two-bit table under the 3x3 name.
+  const DistanceTable other = DistanceTable::build_two_bit(Board(2, 5), 9, {});
+  save_database(dir / "other.tsdb", other.info(), other.payload());
+  std::string chunk = bytes;
+  chunk[kHeaderSize + 4000] = static_cast<char>(chunk[kHeaderSize + 4000] ^ 0x55);
+  for (const Case& c : {Case{"truncated", bytes.substr(0, bytes.size() - 9), "truncated"},
+                        Case{"truncated payload", bytes.substr(0, kHeaderSize + 1000), "truncated"},
+                        Case{"appended", bytes + "junk", "trailing data"},
+                        Case{"foreign", testing::read_file(dir / "other.tsdb"), "another board"},
+                        Case{"garbage", std::string(9000, 'z'), "not a tilespace database"},
+                        Case{"corrupt chunk", chunk, "chunk 0"}}) {
+    INFO(c.name);
+    testing::write_file(db, c.content);
+    for (const char* args : {"query '8 6 7 2 5 4 3 0 1' --db d", "query --batch - --db d", "solve -a table 867254301 --db d"}) {
+      INFO(args);
+      const auto r = run_cli(args, dir.path, "8 6 7 2 5 4 3 0 1\n");
+      CHECK(r.rc == kExitData);
+      CHECK(r.out.empty());
+      CHECK_THAT(r.err, Contains(db.string().substr(dir.path.string().size() + 1)) && Contains(c.says));
+      CHECK(one_line(r.err));
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 7. The CLI on two-bit tables.
+
+TEST_CASE("cli: build --bits chooses the engine and refuses what does not apply or fit", "[two-bit][cli]") {
+  TempDir dir;
+  auto r = run_cli("build --board 3x3 --bits 2 --db two", dir.path);
+  REQUIRE(r.rc == 0);
+  CHECK_THAT(r.out, Contains("2 bits") && Contains("radius 31") && Contains("181440 states"));
+  CHECK(std::uint8_t(testing::read_file(dir / "two/3x3-123456780.tsdb")[16]) == kKindTwoBitTable);
+  r = run_cli("build --board 3x3 --bits 8 --db byte", dir.path);
+  REQUIRE(r.rc == 0);
+  CHECK_THAT(r.out, Contains("8 bits"));
+  CHECK(std::uint8_t(testing::read_file(dir / "byte/3x3-123456780.tsdb")[16]) == kKindDistanceTable);
+  r = run_cli("build --board 2x3 --bits 2 --json --db two", dir.path);
+  REQUIRE(r.rc == 0);
+  const auto j = json::parse(r.out);
+  CHECK(j.at(0)["bits"] == 2);
+  CHECK(j.at(0)["radius"] == 21);
+  r = run_cli("build --board 2x3 --bits 2 --all-goals --db all", dir.path);
+  REQUIRE(r.rc == 0);
+  int files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir / "all")) {
+    ++files;
+    CHECK(e.path().extension() == ".tsdb");
+    CHECK(std::uint8_t(testing::read_file(e.path())[16]) == kKindTwoBitTable);
+  }
+  CHECK(files == 6);
+
+  // The byte engine takes no checkpoint options.
+  for (const char* args : {"build --bits 8 --resume --db x", "build --board 3x3 --bits 8 --checkpoint-every 5 --db x",
+                           "build --board 2x3 --resume --db x", "build --bits 4 --db x", "build --bits 2 --checkpoint-every -1 --db x"}) {
+    INFO(args);
+    r = run_cli(args, dir.path);
+    CHECK(r.rc == kExitInput);
+    CHECK(one_line(r.err));
+    CHECK(r.out.empty());
+  }
+  CHECK_FALSE(std::filesystem::exists(dir / "x"));
+
+  // 4x4 in two bits needs its fields, ceil(16!/2 / 32) words, and the two bitmaps of one bit a
+  // block of 512 words (bfs.hpp), and less than 1 MiB besides: exit 4, naming them.
+  const std::uint64_t states = published(Board(4, 4), "corner").states;
+  const std::uint64_t words = (states + 31) / 32, marks = 2 * (((words + 511) / 512 + 63) / 64) * 8;
+  const std::uint64_t need = DistanceTable::build_bytes(Board(4, 4), Engine::two_bit);
+  CHECK(need >= words * 8 + marks);
+  CHECK(need < words * 8 + marks + (1u << 20));
+  r = run_cli("build --board 4x4 --bits 2 --db x", dir.path);
+  CHECK(r.rc == kExitResource);
+  CHECK_THAT(r.err, Contains("4x4") && Contains(std::to_string(need)) && Contains("two-bit"));
+  CHECK(one_line(r.err));
+  CHECK_FALSE(std::filesystem::exists(dir / "x/4x4-1-2-3-4-5-6-7-8-9-10-11-12-13-14-15-0.tsdb"));
+  CHECK_THROWS_AS(DistanceTable::choose_engine(Board(4, 4), Engine::two_bit), ResourceError);
+  CHECK(DistanceTable::choose_engine(Board(3, 3)) == Engine::byte);
+  CHECK(DistanceTable::choose_engine(Board(3, 3), Engine::two_bit) == Engine::two_bit);
+  // The automatic choice for 2x7: two bits where its byte table does not fit but its fields do.
+  const std::uint64_t mem = physical_memory();
+  const std::uint64_t b27 = DistanceTable::build_bytes(Board(2, 7), Engine::byte),
+                      t27 = DistanceTable::build_bytes(Board(2, 7), Engine::two_bit);
+  CHECK(t27 < b27 / 3);
+  if (mem && t27 < mem / 10 * 9 && b27 > mem / 10 * 9) CHECK(DistanceTable::choose_engine(Board(2, 7)) == Engine::two_bit);
+}
+
+namespace {
+
+// The JSON of a command without its timing fields.
+json without_timing(json j) {
+  if (j.is_object()) {
+    for (const char* k : {"seconds", "peak_bytes", "elapsed"}) j.erase(k);
+    for (auto& [k, v] : j.items()) v = without_timing(v);
+  } else if (j.is_array()) {
+    for (auto& v : j) v = without_timing(v);
+  }
+  return j;
+}
+
+}  // namespace
+
+TEST_CASE("cli: query, batch, stats, solve and verify answer alike on two-bit and byte tables", "[two-bit][cli]") {
+  TempDir dir;
+  REQUIRE(run_cli("build --board 3x3 --bits 2 --db two", dir.path).rc == 0);
+  REQUIRE(run_cli("build --board 3x3 --bits 8 --db byte", dir.path).rc == 0);
+  REQUIRE(run_cli("build --board 2x4 --bits 2 --db two", dir.path).rc == 0);
+  REQUIRE(run_cli("build --board 2x4 --bits 8 --db byte", dir.path).rc == 0);
+  auto same = [&](const std::string& args, const std::string& input = "") {
+    INFO(args);
+    const auto a = run_cli(args + " --db two", dir.path, input);
+    const auto b = run_cli(args + " --db byte", dir.path, input);
+    CHECK(a.rc == b.rc);
+    CHECK(a.out == b.out);
+    CHECK(a.err == b.err);
+    CHECK_FALSE(a.out.empty());
+    return a;
+  };
+  std::mt19937_64 rng(7007);
+  const Board b33(3, 3);
+  const State goal = canonical_goal(b33, 8);
+  for (int i = 0; i < 8; ++i) {
+    const State s = i == 0 ? goal : testing::random_walk(goal, 100 + i, rng);
+    same("query '" + s.to_string() + "'");
+    same("query '" + s.to_string() + "' --json");
+    const State g = random_goal(b33, 8, rng);  // another goal with its blank on cell 8
+    same("query '" + s.to_string() + "' --goal '" + g.to_string() + "' --lang zh");
+  }
+  same("query '1 2 3 4 5 6 8 7 0'");  // unreachable: exit 1
+  same("query '8 6 7 2 5 4 3 0 1'");
+  same("query '2 1 4 3 6 5 0 7' --board 2x4");
+
+  // A batch of 400 lines: starts, goals of blank cell 8, unreachable and bad lines.
+  std::string batch;
+  for (int i = 0; i < 400; ++i) {
+    const State g = random_goal(b33, 8, rng);
+    if (i % 50 == 7) {
+      batch += "1 2 3 4 5 6 7 7 0\n";
+    } else if (i % 3 == 0) {
+      batch += testing::random_state(b33, rng).to_string() + "\n";
+    } else if (i % 3 == 1) {
+      batch += testing::random_walk(g, 60 + i, rng).to_string() + " " + g.to_string() + "\n";
+    } else {
+      batch += testing::random_walk(goal, 60 + i, rng).compact() + "\n";
+    }
+  }
+  testing::write_file(dir / "batch.txt", batch);
+  auto r = same("query --batch " + (dir / "batch.txt").string());
+  CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 400);
+  CHECK(r.rc == kExitInput);  // the bad lines
+  CHECK_THAT(r.out, Contains("unreachable"));
+  same("query --batch - --json", batch);
+
+  // stats (text and JSON) and solve -a table (JSON without the timing fields, and the trace).
+  same("stats");
+  same("stats --board 2x4");
+  for (const std::string board : {"", " --board 2x4"}) {
+    const auto a = run_cli("stats --json" + board + " --db two", dir.path);
+    const auto b = run_cli("stats --json" + board + " --db byte", dir.path);
+    REQUIRE(a.rc == 0);
+    CHECK(json::parse(a.out) == json::parse(b.out));
+    CHECK(json::parse(a.out)["farthest"].size() == json::parse(a.out)["farthest_count"].get<std::size_t>());
+  }
+  for (int i = 0; i < 6; ++i) {
+    const State g = random_goal(b33, 8, rng);
+    const State s = testing::random_walk(g, 201 + i, rng);
+    const std::string args = "solve -a table '" + s.to_string() + "' --goal '" + g.to_string() + "'";
+    INFO(args);
+    const auto a = run_cli(args + " --json --trace ta.json --db two", dir.path);
+    const auto b = run_cli(args + " --json --trace tb.json --db byte", dir.path);
+    REQUIRE(a.rc == 0);
+    REQUIRE(b.rc == 0);
+    CHECK(without_timing(json::parse(a.out)) == without_timing(json::parse(b.out)));
+    CHECK(without_timing(json::parse(testing::read_file(dir / "ta.json"))) ==
+          without_timing(json::parse(testing::read_file(dir / "tb.json"))));
+    // A* with the exact heuristic reads the table too.
+    const std::string exact = "solve -a astar --heuristic exact '" + s.to_string() + "' --goal '" + g.to_string() + "' --json";
+    const auto ea = run_cli(exact + " --db two", dir.path), eb = run_cli(exact + " --db byte", dir.path);
+    REQUIRE(ea.rc == 0);
+    CHECK(without_timing(json::parse(ea.out)) == without_timing(json::parse(eb.out)));
+    CHECK(json::parse(ea.out)["length"] == json::parse(a.out)["length"]);
+    const auto ta = run_cli(args + " --db two", dir.path), tb = run_cli(args + " --db byte", dir.path);
+    CHECK(ta.rc == tb.rc);
+    CHECK(ta.out.substr(0, ta.out.find('\n')) == tb.out.substr(0, tb.out.find('\n')));  // "N moves: ..."
+  }
+
+  // The solver lab against the two-bit table.
+  r = run_cli("verify --db two --sample 300 --algorithms astar:manhattan --json", dir.path);
+  REQUIRE(r.rc == 0);
+  const auto j = json::parse(r.out);
+  REQUIRE(j.size() == 1);
+  CHECK(j[0]["states"] == 300);
+  CHECK(j[0]["failed"] == 0);
+  CHECK(j[0]["ok"] == true);
+  CHECK(j[0]["optimal"] == 300);
+  const auto jb = json::parse(run_cli("verify --db byte --sample 300 --algorithms astar:manhattan --json", dir.path).out);
+  CHECK(without_timing(j) == without_timing(jb));
+  r = run_cli("verify --db two --sample 300 --algorithms astar:manhattan", dir.path);
+  CHECK(r.rc == 0);
+
+  // Nothing was rebuilt: the two-bit folder holds its two tables, both two-bit.
+  int files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir / "two")) {
+    ++files;
+    CHECK(std::uint8_t(testing::read_file(e.path())[16]) == kKindTwoBitTable);
+  }
+  CHECK(files == 2);
+}
