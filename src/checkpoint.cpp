@@ -68,39 +68,9 @@ void save_checkpoint(const std::filesystem::path& path, const Ranker& ranker, co
     put<std::uint64_t>(h, kHistogramOffset + 8 * i, progress.histogram[i]);
   put<std::uint64_t>(h, kChecksumOffset, header_checksum(h.data()));
 
-  remove_stale_temporaries(path);
-  const std::string tmp = name + ".tmp." + std::to_string(::getpid());
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw DataError(name + ": cannot create " + tmp + ": " + sys_error());
-  auto fail = [&](const std::string& what) {
-    const std::string err = sys_error();
-    ::close(fd);
-    ::unlink(tmp.c_str());
-    throw DataError(name + ": " + what + ": " + err);
-  };
-  auto write_all = [&](const void* data, std::size_t n) {
-    auto p = static_cast<const std::uint8_t*>(data);
-    while (n > 0) {
-      const ssize_t w = ::write(fd, p, std::min<std::size_t>(n, 1u << 30));
-      if (w < 0 && errno == EINTR) continue;
-      if (w <= 0) fail("write failed");
-      p += w;
-      n -= static_cast<std::size_t>(w);
-    }
-  };
-  write_all(h.data(), h.size());
-  write_all(fields.data(), fields.size_bytes());
-  if (::fsync(fd) != 0) fail("fsync failed");
-  if (::close(fd) != 0) {
-    const std::string err = sys_error();
-    ::unlink(tmp.c_str());
-    throw DataError(name + ": close failed: " + err);
-  }
-  if (::rename(tmp.c_str(), name.c_str()) != 0) {
-    const std::string err = sys_error();
-    ::unlink(tmp.c_str());
-    throw DataError(name + ": cannot rename " + tmp + " into place: " + err);
-  }
+  write_atomically(path, {std::span<const std::uint8_t>(h),
+                          std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(fields.data()),
+                                                        fields.size_bytes())});
 }
 
 LoadedCheckpoint load_checkpoint(const std::filesystem::path& path, const Ranker& ranker, const CheckpointSlice& slice) {

@@ -204,6 +204,12 @@ void save_database(const std::filesystem::path& path, const DatabaseInfo& info, 
           ? two_bit_frame(path, info, payload.size(), two_bit_chunk_sums(payload))
           : make_frame(name, info, payload.size(), XXH3_64bits(payload.data(), payload.size()), {});
 
+  write_atomically(path, {std::span<const std::uint8_t>(frame.header), payload,
+                          std::span<const std::uint8_t>(frame.trailer)});
+}
+
+void write_atomically(const std::filesystem::path& path, std::initializer_list<std::span<const std::uint8_t>> parts) {
+  const std::string name = path.string();
   std::error_code ec;
   if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
   remove_stale_temporaries(path);
@@ -216,18 +222,16 @@ void save_database(const std::filesystem::path& path, const DatabaseInfo& info, 
     ::unlink(tmp.c_str());
     throw DataError(name + ": " + what + ": " + err);
   };
-  auto write_all = [&](const std::uint8_t* p, std::size_t n) {
-    while (n > 0) {
+  for (std::span<const std::uint8_t> part : parts) {
+    const std::uint8_t* p = part.data();
+    for (std::size_t n = part.size(); n > 0;) {
       const ssize_t w = ::write(fd, p, std::min<std::size_t>(n, 1u << 30));
       if (w < 0 && errno == EINTR) continue;
       if (w <= 0) fail("write failed");
       p += w;
       n -= static_cast<std::size_t>(w);
     }
-  };
-  write_all(frame.header.data(), frame.header.size());
-  write_all(payload.data(), payload.size());
-  write_all(frame.trailer.data(), frame.trailer.size());
+  }
   if (::fsync(fd) != 0) fail("fsync failed");
   if (::close(fd) != 0) {
     const std::string err = sys_error();

@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <sstream>
+#include <stdexcept>
 
 namespace testing {
 
@@ -82,6 +84,36 @@ std::string bytes_differ(const std::string& a, const std::string& b) {
   const auto at = std::mismatch(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(std::min(a.size(), b.size())), b.begin());
   return "sizes " + std::to_string(a.size()) + " and " + std::to_string(b.size()) + ", first difference at byte " +
          std::to_string(at.first - a.begin());
+}
+
+const std::map<std::string, Published>& published_table() {
+  static const std::map<std::string, Published> table = [] {
+    std::map<std::string, Published> t;
+    const std::string path = std::string(TILESPACE_TEST_DATA) + "/bfs-distributions.txt";
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error("cannot read " + path);
+    std::string line;
+    while (std::getline(in, line)) {
+      if (line.empty() || line[0] == '#') continue;
+      std::istringstream ls(line);
+      std::string board, pos;
+      Published p;
+      ls >> board >> pos >> p.states >> p.radius;
+      for (std::uint64_t v; ls >> v;) p.counts.push_back(v);
+      if (!ls.eof()) throw std::runtime_error("bad line in " + path + ": " + line);
+      t[board + " " + pos] = p;
+    }
+    return t;
+  }();
+  return table;
+}
+
+const Published& published(const tilespace::Board& b, const std::string& pos) {
+  const auto& t = published_table();
+  auto it = t.find(b.name() + " " + pos);
+  if (it == t.end()) it = t.find(std::to_string(b.height()) + "x" + std::to_string(b.width()) + " " + pos);
+  if (it == t.end()) throw std::runtime_error("no published distribution for " + b.name() + " " + pos);
+  return it->second;
 }
 
 }  // namespace testing

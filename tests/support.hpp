@@ -3,10 +3,12 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <queue>
 #include <random>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "tilespace/state.hpp"
 
@@ -45,5 +47,19 @@ std::string read_file(const std::filesystem::path& p);
 // Compares two byte strings without printing them (files of tens of MB): empty when equal, else
 // their sizes and the first offset where they differ. Use as CHECK(bytes_differ(a, b) == "").
 std::string bytes_differ(const std::string& a, const std::string& b);
+
+// A published breadth-first distribution (tests/data/bfs-distributions.txt).
+struct Published {
+  std::uint64_t states = 0;
+  int radius = 0;
+  std::vector<std::uint64_t> counts;
+};
+
+// Every published distribution by "<W>x<H> <position>" (e.g. "2x3 corner"), read once.
+const std::map<std::string, Published>& published_table();
+
+// The published distribution of a board (or its transpose) for a blank position word ("corner",
+// "edge", "center"); std::runtime_error if there is none. The file is read once.
+const Published& published(const tilespace::Board& b, const std::string& pos);
 
 }  // namespace testing

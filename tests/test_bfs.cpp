@@ -18,48 +18,14 @@
 #include "tilespace/state.hpp"
 
 using namespace tilespace;
+using testing::Published;
+using testing::published;
+using testing::published_table;
 
 namespace {
 
 constexpr std::uint8_t kUnreached = 0xFF;
 
-struct Published {
-  std::uint64_t states = 0;
-  int radius = 0;
-  std::vector<std::uint64_t> counts;
-};
-
-// "2x3 corner" -> distribution, read once from the data file.
-const std::map<std::string, Published>& published_table() {
-  static const std::map<std::string, Published> table = [] {
-    std::map<std::string, Published> t;
-    const std::string path = std::string(TILESPACE_TEST_DATA) + "/bfs-distributions.txt";
-    std::ifstream in(path);
-    if (!in) throw std::runtime_error("cannot read " + path);
-    std::string line;
-    while (std::getline(in, line)) {
-      if (line.empty() || line[0] == '#') continue;
-      std::istringstream ls(line);
-      std::string board, pos;
-      Published p;
-      ls >> board >> pos >> p.states >> p.radius;
-      for (std::uint64_t v; ls >> v;) p.counts.push_back(v);
-      if (!ls.eof()) throw std::runtime_error("bad line in " + path + ": " + line);
-      t[board + " " + pos] = p;
-    }
-    return t;
-  }();
-  return table;
-}
-
-// The published distribution for a board (or its transpose) and a blank position word.
-const Published& published(const Board& b, const std::string& pos) {
-  const auto& t = published_table();
-  auto it = t.find(b.name() + " " + pos);
-  if (it == t.end()) it = t.find(std::to_string(b.height()) + "x" + std::to_string(b.width()) + " " + pos);
-  if (it == t.end()) throw std::runtime_error("no published distribution for " + b.name() + " " + pos);
-  return it->second;
-}
 
 struct Run {
   BfsResult result;

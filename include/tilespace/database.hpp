@@ -45,6 +45,7 @@
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <initializer_list>
 #include <memory>
 #include <span>
 #include <string>
@@ -144,6 +145,12 @@ struct LoadedDatabase {
   std::span<const std::uint8_t> payload;
   std::shared_ptr<const ChunkVerifier> chunks;  // kind 3: verifies chunks on first touch
 };
+
+// Writes `parts` one after the other to `path` atomically: a temporary file `<path>.tmp.<pid>` in
+// the same folder (those of writers that no longer run are removed first), fsync, rename. Any
+// failure is a DataError naming the file, and the temporary file is removed. The one writer of
+// database and checkpoint files.
+void write_atomically(const std::filesystem::path& path, std::initializer_list<std::span<const std::uint8_t>> parts);
 
 // Removes `<path>.tmp.<pid>` files left by writers that no longer run (killed mid-write).
 void remove_stale_temporaries(const std::filesystem::path& path);

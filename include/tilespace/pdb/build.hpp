@@ -15,8 +15,9 @@
 // still waits to be expanded in the current layer is held in a per-thread list until the layer ends,
 // so each region is expanded at exactly its own cost. Results do not depend on the thread count.
 //
-// Threads: one oneTBB arena; each layer is a parallel_for over blocks of ranks; marks are updated
-// with relaxed byte atomics; successors are prefetched a few dozen ahead.
+// Threads: one oneTBB arena; each layer is one pass of the layer driver shared with the BFS engines
+// (src/bfs_kernel.hpp: a parallel_reduce over blocks of ranks); marks are updated with relaxed
+// byte atomics; successors are prefetched a few dozen ahead.
 #pragma once
 
 #include <cstdint>
