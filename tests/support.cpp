@@ -9,6 +9,10 @@
 #include <sstream>
 #include <stdexcept>
 
+#define XXH_INLINE_ALL  // header-only, as in the tests that patch files
+#define XXH_VECTOR 0    // scalar: the same hashes, without GCC 12's AVX-512 false warnings
+#include <xxhash.h>
+
 namespace testing {
 
 TempDir::TempDir() {
@@ -84,6 +88,13 @@ std::string bytes_differ(const std::string& a, const std::string& b) {
   const auto at = std::mismatch(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(std::min(a.size(), b.size())), b.begin());
   return "sizes " + std::to_string(a.size()) + " and " + std::to_string(b.size()) + ", first difference at byte " +
          std::to_string(at.first - a.begin());
+}
+
+void reseal_header(std::string& bytes, std::size_t offset) {
+  constexpr std::size_t kHeader = 4096;
+  std::string h = bytes.substr(0, kHeader);
+  std::memset(h.data() + offset, 0, 8);
+  put_at<std::uint64_t>(bytes, offset, XXH3_64bits(h.data(), h.size()));
 }
 
 const std::map<std::string, Published>& published_table() {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <queue>
@@ -47,6 +48,23 @@ std::string read_file(const std::filesystem::path& p);
 // Compares two byte strings without printing them (files of tens of MB): empty when equal, else
 // their sizes and the first offset where they differ. Use as CHECK(bytes_differ(a, b) == "").
 std::string bytes_differ(const std::string& a, const std::string& b);
+
+// Little-endian fields of a file's bytes, for tests that patch headers.
+template <class T>
+T get_at(const std::string& bytes, std::size_t off) {
+  T v;
+  std::memcpy(&v, bytes.data() + off, sizeof v);
+  return v;
+}
+template <class T>
+void put_at(std::string& bytes, std::size_t off, T v) {
+  std::memcpy(bytes.data() + off, &v, sizeof v);
+}
+
+// Recomputes the XXH3-64 header checksum stored at `offset` (over the 4096-byte header with that
+// field zeroed: database.hpp offset 56, checkpoint.hpp offset 72), so that a patched field is met
+// by the check of that field rather than by the checksum.
+void reseal_header(std::string& bytes, std::size_t offset);
 
 // A published breadth-first distribution (tests/data/bfs-distributions.txt).
 struct Published {

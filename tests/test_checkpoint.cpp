@@ -36,6 +36,9 @@ using Catch::Matchers::Contains;
 using testing::run_cli;
 using testing::TempDir;
 
+using testing::get_at;
+using testing::put_at;
+
 namespace {
 
 // A checkpoint as the engine hands it over between two layers.
@@ -57,24 +60,9 @@ std::vector<Snapshot> snapshots(const Board& b, int blank) {
 
 CheckpointSlice whole(const Ranker& r) { return {0, two_bit_words(r), 0, 1}; }
 
-template <class T>
-T get_at(const std::string& bytes, std::size_t off) {
-  T v;
-  std::memcpy(&v, bytes.data() + off, sizeof v);
-  return v;
-}
-template <class T>
-void put_at(std::string& bytes, std::size_t off, T v) {
-  std::memcpy(bytes.data() + off, &v, sizeof v);
-}
-
 // Recomputes a checkpoint's header checksum (checkpoint.hpp: offset 72, over the 4096-byte header
 // with it zeroed), so that one lying field is met by the check of that field.
-void reseal(std::string& bytes) {
-  std::string h = bytes.substr(0, kHeaderSize);
-  std::memset(h.data() + 72, 0, 8);
-  put_at<std::uint64_t>(bytes, 72, XXH3_64bits(h.data(), h.size()));
-}
+void reseal(std::string& bytes) { testing::reseal_header(bytes, 72); }
 
 std::string load_error(const std::filesystem::path& p, const Ranker& r, const CheckpointSlice& slice) {
   try {

@@ -508,7 +508,7 @@ TEST_CASE("serve: a two-bit table answers every endpoint exactly as a byte table
     const std::string board = b.name();
     for (int i = 0; i < 100; ++i) {  // both parity classes: random permutations
       const State s = testing::random_state(b, rng);
-      for (const std::string path : {"/api/query?board=" + board + "&start=" + words(s),
+      for (const std::string& path : {"/api/query?board=" + board + "&start=" + words(s),
                                      "/api/solve?board=" + board + "&algorithm=table&start=" + words(s)}) {
         INFO(path);
         Reply r2 = get(c2, path), r8 = get(c8, path);

@@ -43,6 +43,9 @@ using testing::TempDir;
 using testing::Published;
 using testing::published;
 
+using testing::get_at;
+using testing::put_at;
+
 namespace {
 
 // ---- helpers ----------------------------------------------------------------------------------
@@ -167,23 +170,8 @@ void check_same_as_bytes(const Board& b, int blank, bool descend_every_rank, std
 
 // ---- database files ---------------------------------------------------------------------------
 
-template <class T>
-T get_at(const std::string& bytes, std::size_t off) {
-  T v;
-  std::memcpy(&v, bytes.data() + off, sizeof v);
-  return v;
-}
-template <class T>
-void put_at(std::string& bytes, std::size_t off, T v) {
-  std::memcpy(bytes.data() + off, &v, sizeof v);
-}
-
 // Recomputes the header checksum (database.hpp: offset 56, over the header with it zeroed).
-void reseal_header(std::string& bytes) {
-  std::string h = bytes.substr(0, kHeaderSize);
-  std::memset(h.data() + 56, 0, 8);
-  put_at<std::uint64_t>(bytes, 56, XXH3_64bits(h.data(), h.size()));
-}
+void reseal_header(std::string& bytes) { testing::reseal_header(bytes, 56); }
 
 // Kind 3: recomputes the trailer checksum (offset 48) and then the header checksum.
 void reseal_trailer(std::string& bytes) {
