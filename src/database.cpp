@@ -211,15 +211,21 @@ void save_database(const std::filesystem::path& path, const DatabaseInfo& info, 
 void write_atomically(const std::filesystem::path& path, std::initializer_list<std::span<const std::uint8_t>> parts) {
   const std::string name = path.string();
   std::error_code ec;
-  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
-  remove_stale_temporaries(path);
-  const std::string tmp = name + ".tmp." + std::to_string(::getpid());
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  // A device or a pipe (/dev/stdout, /dev/full, a FIFO) is written in place: renaming a
+  // temporary file over it would replace the device.
+  const auto status = std::filesystem::status(path, ec);
+  const bool special = !ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status);
+  if (special && std::filesystem::is_directory(status)) throw DataError(name + ": is a folder, not a file");
+  if (!special && path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
+  if (!special) remove_stale_temporaries(path);
+  const std::string tmp = special ? name : name + ".tmp." + std::to_string(::getpid());
+  const int fd = special ? ::open(name.c_str(), O_WRONLY | O_CLOEXEC)
+                         : ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) throw DataError(name + ": cannot create " + tmp + ": " + sys_error());
   auto fail = [&](const std::string& what) {
     const std::string err = sys_error();
     ::close(fd);
-    ::unlink(tmp.c_str());
+    if (!special) ::unlink(tmp.c_str());
     throw DataError(name + ": " + what + ": " + err);
   };
   for (std::span<const std::uint8_t> part : parts) {
@@ -231,6 +237,10 @@ void write_atomically(const std::filesystem::path& path, std::initializer_list<s
       p += w;
       n -= static_cast<std::size_t>(w);
     }
+  }
+  if (special) {
+    if (::close(fd) != 0) throw DataError(name + ": close failed: " + sys_error());
+    return;
   }
   if (::fsync(fd) != 0) fail("fsync failed");
   if (::close(fd) != 0) {

@@ -86,25 +86,4 @@ int MisplacedSharedPairs::eval(std::uint64_t p, int blank) const noexcept {
   return std::max(0, mis.eval(p, blank) - shared);
 }
 
-const std::vector<HeuristicInfo>& heuristic_catalog() {
-  static const std::vector<HeuristicInfo> catalog{
-      {"misplaced", true, "tiles not on their goal cell (blank excluded)"},
-      {"manhattan", true, "sum of the tiles' Manhattan distances to their goal cells"},
-      {"linear-conflict", true, "Manhattan + 2 per tile that must leave its line to resolve reversals"},
-      {"inversions", false, "3 x |inversions(state) - inversions(goal)|"},
-      {"inversions-weighted", false, "|weighted inversions(state) - weighted inversions(goal)|, pairs weighted by label difference"},
-      {"misplaced-inversions", false, "misplaced + 3 x |inversion difference|"},
-      {"misplaced-shared-pairs", true, "misplaced minus value-inverted pairs already in goal order (at least 0)"},
-      {"index-distance", false, "sum of |index in state - index in goal|, ignoring geometry"},
-      {"exact", true, "the exact distance from the distance table"},
-  };
-  return catalog;
-}
-
-const HeuristicInfo* find_heuristic(std::string_view name) noexcept {
-  for (const auto& h : heuristic_catalog())
-    if (h.name == name) return &h;
-  return nullptr;
-}
-
 }  // namespace tilespace::search

@@ -24,31 +24,33 @@ bool Combo::claims_optimal() const {
   return h && h->admissible;
 }
 
-std::vector<Combo> parse_combos(std::string_view list) {
+std::vector<Combo> parse_combos(std::string_view list, const Board& board) {
   std::vector<Combo> out;
   std::size_t pos = 0;
   while (pos <= list.size()) {
     std::size_t end = list.find(',', pos);
     if (end == std::string_view::npos) end = list.size();
-    const std::string_view item = list.substr(pos, end - pos);
+    const std::string item(list.substr(pos, end - pos));
     pos = end + 1;
     if (item.empty()) continue;
-    Combo c;
+    // The same planning step as a single solve: defaults, and what applies to what.
+    SolveRequest q;
     const auto colon = item.find(':');
-    c.algorithm = std::string(item.substr(0, colon));
-    if (colon != std::string_view::npos) c.heuristic = std::string(item.substr(colon + 1));
-    const AlgorithmInfo* a = find_algorithm(c.algorithm);
-    if (!a) throw InputError("unknown algorithm '" + c.algorithm + "' in '" + std::string(item) + "'");
-    if (a->uses_heuristic) {
-      if (c.heuristic.empty()) c.heuristic = "manhattan";
-      if (!find_heuristic(c.heuristic))
-        throw InputError("unknown heuristic '" + c.heuristic + "' in '" + std::string(item) + "'");
-    } else if (!c.heuristic.empty()) {
-      throw InputError("algorithm '" + c.algorithm + "' takes no heuristic ('" + std::string(item) + "')");
+    q.algorithm = item.substr(0, colon);
+    if (colon != std::string::npos) q.heuristic = item.substr(colon + 1);
+    PlanContext ctx;
+    ctx.board = board;
+    SolvePlan plan;
+    try {
+      plan = plan_solve(q, ctx);
+    } catch (const InputError& e) {
+      throw option_error("algorithms", "'" + item + "': " + e.what());
     }
-    out.push_back(c);
+    if (plan.pattern_database)
+      throw option_error("algorithms", "'" + item + "': pattern databases are solved by `tilespace solve`, not the lab");
+    out.push_back({plan.algorithm, plan.heuristic});
   }
-  if (out.empty()) throw InputError("no algorithm given");
+  if (out.empty()) throw option_error("algorithms", "no algorithm given");
   return out;
 }
 
@@ -61,7 +63,7 @@ std::vector<Combo> admissible_combos() {
       continue;
     }
     for (const auto& h : heuristic_catalog())
-      if (h.admissible) out.push_back({std::string(a.name), std::string(h.name)});
+      if (h.admissible && !h.pattern_database) out.push_back({std::string(a.name), std::string(h.name)});
   }
   return out;
 }

@@ -3,6 +3,8 @@
 #include <array>
 #include <charconv>
 
+#include "tilespace/problem.hpp"
+
 namespace tilespace {
 
 std::optional<State> parse_state_fast(const std::string_view* tokens, int count, const Board& board) noexcept {
@@ -45,15 +47,6 @@ void append_uint(std::string& out, unsigned v) {
   out.append(buf, p);
 }
 
-std::string join(const std::string_view* t, int count) {
-  std::string s;
-  for (int i = 0; i < count; ++i) {
-    if (i) s += ' ';
-    s += t[i];
-  }
-  return s;
-}
-
 std::string json_escape(const std::string& s) {
   std::string o;
   for (char c : s) {
@@ -85,9 +78,12 @@ BatchStats run_batch(TableStore& store, std::string_view input, std::string& out
   while (pos < input.size()) {
     std::size_t end = input.find('\n', pos);
     if (end == std::string_view::npos) end = input.size();
-    const std::string_view line = input.substr(pos, end - pos);
+    std::string_view line = input.substr(pos, end - pos);
+    if (pos == 0 && options.first_line == 1 && line.substr(0, 3) == "\xEF\xBB\xBF") line.remove_prefix(3);  // a byte-order mark
     pos = end + 1;
     ++line_no;
+    if (const auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+    const bool rows = line.find('/') != std::string_view::npos;  // rows are checked by the grammar
 
     int count = 0;
     bool too_many = false;
@@ -105,7 +101,7 @@ BatchStats run_batch(TableStore& store, std::string_view input, std::string& out
       tok[count++] = line.substr(i, j - i);
       i = j;
     }
-    if (count == 0 || tok[0][0] == '#') continue;
+    if (count == 0) continue;
 
     auto fail = [&](const std::string& msg) {
       ++stats.errors;
@@ -116,49 +112,23 @@ BatchStats run_batch(TableStore& store, std::string_view input, std::string& out
         out += "error\n";
       }
     };
-    // Split the tokens into a start and an optional goal.
-    int split = -1;  // tokens of the start
-    if (!too_many) {
-      if (count == 1 || count == n) split = count;
-      else if (count == 2 && n > 2) split = 1;
-      else if (count == 2 * n) split = n;
-    }
+    // The common forms without allocating; anything else (and every error) through the grammar.
     std::optional<State> start, goal;
-    if (split < 0) {
-      // Other spellings ("123/456/780 123/456/780"): the start and the goal are the line's one
-      // or two blank-separated words, each parsed whole.
-      std::array<std::string_view, 3> words;
-      int nwords = 0;
-      for (std::size_t i = 0; i < line.size() && nwords < 3;) {
-        if (line[i] == ' ' || line[i] == '\t' || line[i] == '\r') {
-          ++i;
-          continue;
-        }
-        std::size_t j = i;
-        while (j < line.size() && line[j] != ' ' && line[j] != '\t' && line[j] != '\r') ++j;
-        words[nwords++] = line.substr(i, j - i);
-        i = j;
+    if (!too_many && !rows) {
+      if (count == 1 || count == n) {
+        start = parse_state_fast(tok.data(), count, board);
+      } else if (count == 2 * n || (count == 2 && n > 2)) {
+        const int split = count / 2;
+        start = parse_state_fast(tok.data(), split, board);
+        goal = parse_state_fast(tok.data() + split, split, board);
+        if (!goal) start.reset();
       }
-      if (nwords < 1 || nwords > 2) {
-        fail("expected a start and an optional goal of " + std::to_string(n) + " tiles each (" + board.name() +
-             " board), got " + std::to_string(count) + (too_many ? "+" : "") + " tokens");
-        continue;
-      }
-      try {
-        start = parse_state(words[0], board);
-        if (nwords == 2) goal = parse_state(words[1], board);
-      } catch (const InputError& e) {
-        fail(e.what());
-        continue;
-      }
-    } else {
-      start = parse_state_fast(tok.data(), split, board);
-      if (split < count) goal = parse_state_fast(tok.data() + split, count - split, board);
     }
-    if (split >= 0 && (!start || (split < count && !goal))) {
-      try {  // slow path: parse_state words the problem
-        start = parse_state(join(tok.data(), split), board);
-        if (split < count) goal = parse_state(join(tok.data() + split, count - split), board);
+    if (!start) {
+      try {
+        LinePair p = parse_line_pair(line, board);
+        start = p.start;
+        goal = p.goal;
       } catch (const InputError& e) {
         fail(e.what());
         continue;

@@ -15,6 +15,7 @@ const char* stop_name(Stop s) noexcept {
     case Stop::Nodes: return "max-nodes";
     case Stop::Time: return "max-seconds";
     case Stop::Memory: return "max-memory";
+    case Stop::Depth: return "depth-limit";
     default: return "";
   }
 }
@@ -27,30 +28,7 @@ void fill_moves(Result& r) {
   }
 }
 
-const std::vector<AlgorithmInfo>& algorithm_catalog() {
-  static const std::vector<AlgorithmInfo> catalog{
-      {"table", true, false, "descent on the exact distance table"},
-      {"bfs", true, false, "breadth-first search"},
-      {"bibfs", true, false, "bidirectional breadth-first search"},
-      {"dfs", false, false, "depth-first search to --depth-limit, cycle check on the path"},
-      {"iddfs", true, false, "iterative deepening depth-first search"},
-      {"greedy", false, true, "greedy best-first search on h"},
-      {"astar", true, true, "A*: best-first on f = g + h"},
-      {"wastar", false, true, "weighted A*: f = g + w*h (--weight)"},
-      {"idastar", true, true, "IDA*: iterative deepening on f = g + h"},
-  };
-  return catalog;
-}
 
-const AlgorithmInfo* find_algorithm(std::string_view name) noexcept {
-  for (const auto& a : algorithm_catalog())
-    if (a.name == name) return &a;
-  return nullptr;
-}
-
-namespace {
-
-}  // namespace
 
 Result solve(const State& start, const State& goal, const SolveOptions& o) {
   const AlgorithmInfo* alg = find_algorithm(o.algorithm);
@@ -69,30 +47,7 @@ Result solve(const State& start, const State& goal, const SolveOptions& o) {
   const std::string& a = o.algorithm;
   if (a == "table") {
     if (!o.table) throw InputError("the table algorithm needs the distance table of the goal");
-    Budget budget(o.limits);
-    r.path = o.table->descend(start, goal);
-    r.solved = !r.path.empty();
-    r.expanded = r.path.empty() ? 0 : r.path.size() - 1;
-    r.generated = 1;  // the start, as in the searches
-    // Each step looks at every neighbour's distance and moves to one a step closer.
-    std::uint32_t at = o.trace ? o.trace->root(start.packed(), o.table->distance(start, goal).value_or(0)) : Trace::kNone;
-    for (std::size_t i = 0; i + 1 < r.path.size(); ++i) {
-      const State& s = r.path[i];
-      const std::uint64_t next = r.path[i + 1].packed();
-      if (o.trace) o.trace->expand(at);
-      std::uint32_t chosen = Trace::kNone;
-      const auto& nb = d.board.neighbours(s.blank);
-      for (int k = 0; k < nb.count; ++k) {
-        ++r.generated;
-        if (!o.trace) continue;
-        const State n = s.moved(nb.cell[k]);
-        const std::uint32_t id = o.trace->node(n.packed(), at, static_cast<int>(i) + 1, o.table->distance(n, goal).value_or(0));
-        if (n.packed() == next) chosen = id;
-      }
-      at = chosen;
-    }
-    if (o.trace && r.solved) o.trace->solved_at(at);
-    r.seconds = budget.elapsed();
+    r = table_descent(d, *o.table, start, o.limits, o.trace);
   } else if (a == "bfs") {
     r = breadth_first(d, start, o.limits, o.trace);
   } else if (a == "bibfs") {
@@ -111,6 +66,8 @@ Result solve(const State& start, const State& goal, const SolveOptions& o) {
       return ida_star(d, h, start, o.limits, o.trace);
     });
   }
+  // dfs and iddfs that exhaust their depth limit on a solvable pair stopped at a limit.
+  if ((a == "dfs" || a == "iddfs") && !r.solved && r.stopped == Stop::None) r.stopped = Stop::Depth;
   fill_moves(r);
   return r;
 }

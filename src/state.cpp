@@ -116,12 +116,23 @@ Tokens tokenize(std::string_view text) {
 // The board: given, else from equal rows, else from a square count. Checks the tile count.
 Board infer_board(const Tokens& t, const std::optional<Board>& board) {
   const int count = static_cast<int>(t.all.size());
+  const auto& rows = t.rows;
+  if (rows.size() > 1) {  // rows must agree with each other and with a given board
+    std::string sizes;
+    bool even = true;
+    for (const auto& r : rows) {
+      even = even && r.size() == rows[0].size();
+      sizes += (sizes.empty() ? "" : ", ") + std::to_string(r.size());
+    }
+    if (!even) throw InputError("rows of unequal length (" + sizes + " tiles)");
+    if (board && (static_cast<int>(rows.size()) != board->height() || static_cast<int>(rows[0].size()) != board->width()))
+      throw InputError(std::to_string(rows.size()) + " rows of " + std::to_string(rows[0].size()) +
+                       " tiles do not fit a " + board->name() + " board (" + std::to_string(board->height()) +
+                       " rows of " + std::to_string(board->width()) + ")");
+  }
   std::optional<Board> b = board;
   if (!b) {
-    const auto& rows = t.rows;
-    bool even_rows = rows.size() > 1;
-    for (const auto& r : rows) even_rows = even_rows && r.size() == rows[0].size();
-    if (even_rows && rows[0].size() >= 2 && rows.size() * rows[0].size() <= kMaxBoardCells) {
+    if (rows.size() > 1 && rows[0].size() >= 2 && rows.size() * rows[0].size() <= kMaxBoardCells) {
       b = Board(static_cast<int>(rows[0].size()), static_cast<int>(rows.size()));
     } else {
       for (int k = 2; k * k <= kMaxBoardCells; ++k)
@@ -161,52 +172,6 @@ State parse_state(std::string_view text, const std::optional<Board>& board) {
     if (v == 0) s.blank = c;
   }
   return s;  // n distinct values in [0, n): a permutation, so exactly one blank
-}
-
-std::pair<std::string, std::optional<std::string>> read_state_texts(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("cannot read " + path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const std::string text = ss.str();
-  if (text.find('\0') != std::string::npos) throw InputError(path + ": not a text file");
-
-  // Blocks separated by blank lines; a single block with two lines is "start\ngoal".
-  std::vector<std::vector<std::string>> blocks(1);
-  std::istringstream lines(text);
-  std::string line;
-  while (std::getline(lines, line)) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.find_first_not_of(" \t,") == std::string::npos) {
-      if (!blocks.back().empty()) blocks.emplace_back();
-    } else {
-      blocks.back().push_back(line);
-    }
-  }
-  if (blocks.back().empty()) blocks.pop_back();
-  auto join = [](const std::vector<std::string>& ls) {
-    std::string j;
-    for (const auto& l : ls) j += l + "\n";
-    return j;
-  };
-  if (blocks.empty()) throw InputError(path + ": no state in the file");
-  if (blocks.size() == 1 && blocks[0].size() == 2) return {blocks[0][0], blocks[0][1]};
-  if (blocks.size() == 1) return {join(blocks[0]), std::nullopt};
-  if (blocks.size() > 2)
-    throw InputError(path + ": expected a start and a goal, found " + std::to_string(blocks.size()) + " blocks");
-  return {join(blocks[0]), join(blocks[1])};
-}
-
-std::pair<State, std::optional<State>> read_state_file(const std::string& path, const std::optional<Board>& board) {
-  const auto [start_text, goal_text] = read_state_texts(path);
-  try {
-    State start = parse_state(start_text, board);
-    std::optional<State> goal;
-    if (goal_text) goal = parse_state(*goal_text, start.board);
-    return {start, goal};
-  } catch (const InputError& e) {
-    throw InputError(path + ": " + e.what());
-  }
 }
 
 bool Labels::numeric() const {

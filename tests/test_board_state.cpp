@@ -11,12 +11,24 @@
 #include "support.hpp"
 #include "tilespace/board.hpp"
 #include "tilespace/errors.hpp"
+#include "tilespace/problem.hpp"
 #include "tilespace/state.hpp"
 
 using namespace tilespace;
 using Catch::Matchers::Contains;
 
 namespace {
+
+// A start/goal file through the problem grammar (problem.hpp), as `tilespace solve FILE` reads it.
+std::pair<State, std::optional<State>> read_state_file(const std::string& path, const std::optional<Board>& board = {}) {
+  StartArg arg;
+  arg.source = path;
+  arg.texts = split_states(read_input(path), board);
+  ProblemText t;
+  if (board) t.board = board->name();
+  const Problem p = parse_start_problem(arg, t);
+  return {*p.start, arg.texts.goal ? std::optional<State>(p.goal) : std::nullopt};
+}
 
 // The message of the InputError that parse_state throws, or "" (and a failed check) if none.
 std::string parse_error(std::string_view text, const std::optional<Board>& board = std::nullopt) {
@@ -285,9 +297,11 @@ TEST_CASE("parse_state infers the board", "[state]") {
     CHECK_THAT(parse_error("1 2 3 4 5 0"), Contains("board"));
     CHECK_THAT(parse_error("1 2 3 4 5 6 7 8 9 10 11 0"), Contains("--board"));
   }
-  SECTION("explicit board wins over the row shape") {
-    const State s = parse_state("1 2 3/4 5 0", Board(2, 3));
-    CHECK(s.board == Board(2, 3));
+  SECTION("rows must agree with an explicit board and with each other") {
+    CHECK(parse_state("1 2/3 4/5 0", Board(2, 3)).board == Board(2, 3));
+    CHECK_THAT(parse_error("1 2 3/4 5 0", Board(2, 3)), Contains("2 rows of 3 tiles do not fit a 2x3 board"));
+    CHECK_THAT(parse_error("1 2 3/4 5 6 7/8 0"), Contains("rows of unequal length (3, 4, 2 tiles)"));
+    CHECK_THAT(parse_error("1 2 3/4 5 6 7/8 0", Board(3, 3)), Contains("rows of unequal length"));
   }
 }
 
@@ -579,6 +593,6 @@ TEST_CASE("read_state_file", "[state][file]") {
   }
   SECTION("three blocks") {
     const auto path = write(dir, "three.txt", "1 2 3 0\n\n1 2 0 3\n\n1 0 2 3\n");
-    CHECK_THROWS_WITH(read_state_file(path), Contains("3 blocks"));
+    CHECK_THROWS_WITH(read_state_file(path), Contains("three.txt line 5: unexpected text after the start and the goal"));
   }
 }

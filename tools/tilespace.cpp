@@ -12,6 +12,7 @@
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
 #include "tilespace/errors.hpp"
+#include "tilespace/search/registry.hpp"
 
 using namespace tilespace;
 using namespace tilespace::cli;
@@ -20,11 +21,19 @@ int main(int argc, char** argv) {
   CLI::App app{"tilespace: exhaustive state spaces and optimal solutions of sliding-tile puzzles"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "tilespace 0.1.0");
-  app.footer("Exit codes: 0 ok, 1 unreachable, 2 usage or input error, 3 database file error, 4 out of memory or a search limit hit.");
+  app.footer(
+      "Exit codes (every command):\n"
+      "  0  ok\n"
+      "  1  unreachable (a batch with any unreachable pair too), or a check that failed\n"
+      "  2  usage or input: a bad option, state, board, file or line\n"
+      "  3  a database file: corrupt, truncated, foreign, or missing and too long to build on the fly\n"
+      "     (the message gives the tilespace build command); or an output file that cannot be written\n"
+      "  4  resources: out of memory, or a search limit (--max-nodes, --max-seconds, --max-memory, --depth-limit)");
 
   Common c;
   bool all_goals = false;
-  std::string start, batch;
+  std::optional<std::string> start;
+  std::string batch;
 
   BuildFlags bf;
   auto* build = app.add_subcommand("build", "Build distance databases into the database folder");
@@ -41,8 +50,9 @@ int main(int argc, char** argv) {
   build->add_flag("--resume", bf.resume, "Two-bit builds: continue from the checkpoint in the database folder");
 
   auto* query = app.add_subcommand("query", "Print the optimal number of moves from START to the goal");
-  query->add_option("start", start, "Start state, e.g. '1 2 3 4 5 6 7 8 0' or 123456780, or a file");
-  add_common(query, c);
+  query->add_option_function<std::string>("start", [&](const std::string& v) { start = v; },
+                                          "Start state, e.g. '1 2 3 4 5 6 7 8 0' or 123456780, a file, or - for stdin");
+  add_common(query, c, true, true, true);
   query->add_option("--batch", batch, "Answer one 'START [GOAL]' a line from FILE ('-' for stdin)");
   query->add_option("--lang", c.lang, "Messages in en or zh")->check(CLI::IsMember({"en", "zh"}));
 
@@ -52,33 +62,38 @@ int main(int argc, char** argv) {
 
   SolveFlags sf;
   auto* solve = app.add_subcommand("solve", "Solve one instance with a chosen algorithm and heuristic");
-  solve->add_option("start", start, "Start state, a file with the start (and goal), or - / nothing for stdin");
-  add_common(solve, c);
-  solve->add_option("--algorithm,-a", sf.algorithm,
-                    "table (default where a table fits), bfs, bibfs, dfs, iddfs, greedy, astar, wastar, idastar");
-  solve->add_option("--heuristic", sf.heuristic,
-                    "misplaced, manhattan (default), linear-conflict, inversions, inversions-weighted, "
-                    "misplaced-inversions, misplaced-shared-pairs, index-distance, exact; or pattern databases: "
-                    "pdb:7-8, pdb:6-6-3, pdb:5-5-5 (4x4), pdb:6-6-6-6 (5x5), pdb:4-4 (3x3), pdb:1,2,3/4,5,6 (with idastar)");
-  solve->add_option("--pattern", sf.pattern, "Pattern-database partition: a stock name or tiles, e.g. 1,2,3,4,5,6,7/8,9,10,11,12,13,14,15");
+  solve->add_option_function<std::string>("start", [&](const std::string& v) { start = v; },
+                                          "Start state, a file with the start (and goal), or - / nothing for stdin");
+  add_common(solve, c, true, true, true);
+  search::SolveRequest& rq = sf.request;
+  auto text = [&](const char* name, std::optional<std::string>& to, const std::string& help) {
+    return solve->add_option_function<std::string>(name, [&to](const std::string& v) { to = v; }, help);
+  };
+  text("--algorithm,-a", rq.algorithm,
+       search::algorithm_names() + " (default: table where the exact table fits, else idastar)");
+  text("--heuristic", rq.heuristic,
+       "For greedy, astar, wastar, idastar: " + search::heuristic_names() +
+           " (default manhattan; pdb on boards over 16 cells)");
+  text("--pattern", rq.pattern,
+       "Pattern-database partition: a stock name or tiles, e.g. 1,2,3,4,5,6,7/8,9,10,11,12,13,14,15");
   solve->add_option("--batch", sf.batch,
                     "Solve every 'START [GOAL] [<TAB>expected length]' line of FILE ('-' for stdin) in parallel over "
                     "--threads; one JSON line each, in order");
-  solve->add_option("--weight", sf.weight, "wastar: f = g + weight*h (default 2)")->check(CLI::Range(1.0, 100.0));
-  solve->add_option("--depth-limit", sf.depth_limit, "dfs: depth limit; iddfs: largest limit (default 50)")
-      ->check(CLI::Range(0, 1000));
-  solve->add_option("--max-nodes", sf.max_nodes, "Stop after this many expansions (exit 4)");
-  solve->add_option("--max-seconds", sf.max_seconds, "Stop after this many seconds (exit 4)")->check(CLI::PositiveNumber);
-  solve->add_option("--max-memory", sf.max_memory,
-                    "Stop when search structures exceed this (e.g. 512M; default 3/4 of memory; exit 4)");
-  solve->add_option("--result", sf.result, "Write every board from start to goal to this file (result.txt)");
+  text("--weight", rq.weight, "wastar: f = g + weight*h, from 1 to 100 (default 2)");
+  text("--depth-limit", rq.depth_limit, "dfs: the depth limit; iddfs: the largest limit, 0 to 1000 (default 50; exit 4 when reached)");
+  text("--max-nodes", rq.max_nodes, "Stop after this many expansions (at least 1; exit 4)");
+  text("--max-seconds", rq.max_seconds, "Stop after this many seconds (above 0; exit 4)");
+  text("--max-memory", rq.max_memory, "Stop when search structures exceed this, e.g. 512M (default 3/4 of memory; exit 4)");
+  solve->add_option("--result", sf.result,
+                    "Write every board from start to goal to this file (or why there is none), e.g. result.txt");
   solve->add_flag("--animate", sf.animate, "Play the solution in the terminal, board by board");
-  solve->add_option("--delay", sf.delay_ms, "Milliseconds between boards with --animate")->check(CLI::Range(0, 10000));
+  solve->add_option_function<int>("--delay", [&](int v) { sf.delay_ms = v; sf.delay_given = true; },
+                                  "Milliseconds between boards with --animate (default 400)")
+      ->check(CLI::Range(0, 10000));
   solve->add_option("--lang", c.lang, "Messages in en or zh")->check(CLI::IsMember({"en", "zh"}));
   solve->add_option("--trace", sf.trace,
                     "Write the result and the search tree (the viewer's JSON: data, process, moves) to this file");
-  solve->add_option("--trace-limit", sf.trace_limit, "Nodes recorded by --trace (default 100000)")
-      ->check(CLI::Range(1, 10000000));
+  text("--trace-limit", rq.trace_limit, "Nodes recorded by --trace, 1 to 10000000 (default 100000)");
 
   ServeFlags vf;
   auto* serve = app.add_subcommand("serve", "HTTP query service and web viewer (API: tools/viewer/API.md)");
@@ -111,18 +126,22 @@ int main(int argc, char** argv) {
   add_common(verify, c);
   verify->add_option("--algorithms", lf.algorithms,
                      "Solvers, e.g. bfs,astar:manhattan,idastar:linear-conflict (default: every optimal combination)");
-  verify->add_option("--sample", lf.sample, "Check this many random states instead of all");
-  verify->add_option("--seed", lf.seed, "Seed of the sample")->capture_default_str();
-  verify->add_option("--max-nodes", lf.max_nodes, "Per-instance expansion limit");
-  verify->add_option("--max-seconds", lf.max_seconds, "Per-instance time limit")->check(CLI::PositiveNumber);
+  auto lab_text = [](CLI::App* app, const char* name, std::optional<std::string>& to, const std::string& help) {
+    app->add_option_function<std::string>(name, [&to](const std::string& v) { to = v; }, help);
+  };
+  lab_text(verify, "--sample", lf.sample, "Check this many random states instead of all (at least 1)");
+  lab_text(verify, "--seed", lf.seed, "Seed of --sample (default 1)");
+  lab_text(verify, "--max-nodes", lf.max_nodes, "Per-instance expansion limit (at least 1)");
+  lab_text(verify, "--max-seconds", lf.max_seconds, "Per-instance time limit in seconds (above 0)");
 
   auto* compare = app.add_subcommand("compare", "Run algorithms x heuristics on one instance or a suite; print a table");
-  compare->add_option("start", start, "Start state (or a file with start and goal)");
-  add_common(compare, c);
+  compare->add_option_function<std::string>("start", [&](const std::string& v) { start = v; },
+                                            "Start state, a file with the start (and goal), or - / nothing for stdin");
+  add_common(compare, c, true, true, true);
   compare->add_option("--suite", lf.suite, "File of 'START GOAL' lines (e.g. tools/suites/8puzzle-assignment.txt)");
   compare->add_option("--algorithms", lf.algorithms, "Solvers, e.g. bfs,astar:manhattan,idastar:linear-conflict");
-  compare->add_option("--max-seconds", lf.max_seconds, "Per-run time limit (default 10)")->check(CLI::PositiveNumber);
-  compare->add_option("--max-nodes", lf.max_nodes, "Per-run expansion limit");
+  lab_text(compare, "--max-seconds", lf.max_seconds, "Per-run time limit in seconds (above 0; default 10)");
+  lab_text(compare, "--max-nodes", lf.max_nodes, "Per-run expansion limit (at least 1)");
   auto* csv = compare->add_flag("--csv", lf.csv, "Print CSV");
   auto* md = compare->add_flag("--md", lf.md, "Print a Markdown table");
   csv->excludes(md);
@@ -147,7 +166,7 @@ int main(int argc, char** argv) {
       return cmd_build(c, bf);
     }
     if (query->parsed()) {
-      if (!batch.empty() && !start.empty()) throw InputError("give either START or --batch FILE, not both");
+      if (!batch.empty() && start) throw InputError("give either START or --batch FILE, not both");
       return batch.empty() ? cmd_query(c, start) : cmd_batch(c, batch);
     }
     if (stats->parsed()) return cmd_stats(c, all_goals);
@@ -159,7 +178,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "tilespace: error: %s\n", e.what());
     return kExitInput;
   } catch (const DataError& e) {
-    std::fprintf(stderr, "tilespace: database error: %s\n", e.what());
+    std::fprintf(stderr, "tilespace: file error: %s\n", e.what());
     return kExitData;
   } catch (const ResourceError& e) {
     std::fprintf(stderr, "tilespace: out of resources: %s\n", e.what());

@@ -65,22 +65,12 @@ inline std::optional<int> tile_value(std::string_view t) noexcept {
   return v;
 }
 
-// Parses one state of up to kMaxBoardCells tiles. With `board` given the tile count must match
-// it; otherwise the board is taken from the rows (if split by '/' or newlines: equal rows of at
+// Parses one state of up to kMaxBoardCells tiles. Rows (split by '/' or newlines) must have equal
+// lengths. With `board` given the tile count must match it, and rows its rows; otherwise the board is taken from the rows (if split by '/' or newlines: equal rows of at
 // least 2 tiles, at most kMaxBoardCells in all) or from a square tile count (4, 9, 16 or 25).
 // The form without separators ("123456780", "123/456/780") has at most 10 cells.
 // Throws InputError naming the problem (wrong count, duplicate, unknown symbol, no blank).
 State parse_state(std::string_view text, const std::optional<Board>& board = std::nullopt);
-
-// Reads a start/goal file: the start on its first line and the goal on its second, or two
-// blocks of rows separated by a blank line. A file with one state yields no goal.
-// Throws InputError if the file cannot be read or parsed.
-std::pair<State, std::optional<State>> read_state_file(const std::string& path,
-                                                       const std::optional<Board>& board = std::nullopt);
-
-// Splits a start/goal file into the texts of its states (as read_state_file does) without
-// parsing them, so that labelled tiles can be parsed as a pair.
-std::pair<std::string, std::optional<std::string>> read_state_texts(const std::string& path);
 
 // How the tiles of a state are written: names[t] for tile t, names[0] the blank.
 struct Labels {

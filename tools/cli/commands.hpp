@@ -3,30 +3,28 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "cli/common.hpp"
+#include "tilespace/search/registry.hpp"
 
 namespace tilespace::cli {
 
-// Options of `solve` beyond the common ones.
+// Options of `solve` beyond the common ones. The search options are kept as given, as text, for
+// the registry's planning step (search/registry.hpp), which validates them.
 struct SolveFlags {
-  std::string algorithm, heuristic = "manhattan", max_memory, result, pattern, batch, trace;
-  std::size_t trace_limit = 100000;  // nodes recorded by --trace
-  bool animate = false;
+  search::SolveRequest request;
+  std::string result, batch, trace;
+  bool animate = false, delay_given = false;
   int delay_ms = 400;
-  double weight = 2.0, max_seconds = 0;
-  int depth_limit = 50;
-  std::uint64_t max_nodes = 0;
 };
 
 // Options of `verify` and `compare` beyond the common ones.
 struct LabFlags {
   std::string algorithms, suite;
-  std::uint64_t sample = 0, seed = 1;
+  std::optional<std::string> sample, seed, max_seconds, max_nodes;  // as given, checked strictly
   bool csv = false, md = false;
-  double max_seconds = 0;
-  std::uint64_t max_nodes = 0;
 };
 
 // Options of `build` beyond the common ones.
@@ -41,15 +39,16 @@ struct BuildFlags {
 // build: the distance table for the goal (or, with all_goals, one per blank cell).
 int cmd_build(Common& c, const BuildFlags& f);
 // query START: the optimal number of moves to the goal; exit 1 if unreachable.
-int cmd_query(Common& c, const std::string& start_arg);
-// query --batch FILE: one answer a line ('-' for stdin); exit 2 if any line was bad.
+int cmd_query(Common& c, const std::optional<std::string>& start_arg);
+// query --batch FILE: one answer a line ('-' for stdin); exit 2 if any line was bad, else 1 if any
+// pair was unreachable.
 int cmd_batch(Common& c, const std::string& file);
 // stats: histogram, radius, mean and farthest states (with all_goals, the radius per goal).
 int cmd_stats(Common& c, bool all_goals);
 
 // solve.cpp
 // solve START (or --batch FILE): one instance, or many in parallel as JSON lines.
-int cmd_solve(Common& c, const std::string& start_arg, const SolveFlags& f);
+int cmd_solve(Common& c, const std::optional<std::string>& start_arg, const SolveFlags& f);
 
 // serve.cpp: the HTTP service and the viewer.
 struct ServeFlags {
@@ -68,6 +67,6 @@ int cmd_serve(Common& c, const ServeFlags& f);
 // verify: check solvers against the exhaustive table on every (or a sample of) state.
 int cmd_verify(Common& c, const LabFlags& f);
 // compare: run algorithms x heuristics on one instance or a suite; print a table.
-int cmd_compare(Common& c, const std::string& start_arg, const LabFlags& f);
+int cmd_compare(Common& c, const std::optional<std::string>& start_arg, const LabFlags& f);
 
 }  // namespace tilespace::cli

@@ -22,22 +22,17 @@ namespace tilespace::cli {
 
 using nlohmann::json;
 
-void add_common(CLI::App* app, Common& c, bool goal, bool json_flag) {
+void add_common(CLI::App* app, Common& c, bool goal, bool json_flag, bool start) {
   app->add_option("--board", c.board, "Board as WxH (default: from the state, else 3x3)");
   if (goal) app->add_option("--goal", c.goal, "Goal state (default: 1 2 ... N-1 0)");
   app->add_option("--db", c.db, "Folder of the databases")->capture_default_str();
   app->add_option("--threads", c.threads, "Threads for builds and batches (0: all cores)")->check(CLI::Range(0, 1024));
   app->add_flag("--progress", c.progress, "Report each BFS layer on stderr (default: when stderr is a terminal)");
   if (json_flag) app->add_flag("--json", c.json, "Print JSON");
-  if (goal) app->add_option("--blank", c.blank, "The blank's name when tiles are named (letters, words)");
+  if (start) app->add_option("--blank", c.blank, "The blank's name when tiles are named (letters, words)");
 }
 
-std::optional<Board> board_option(const Common& c) {
-  if (c.board.empty()) return std::nullopt;
-  auto b = Board::parse(c.board);
-  if (!b) throw InputError("bad --board '" + c.board + "': expected WxH with 2 <= W, H and W*H <= " + std::to_string(kMaxBoardCells));
-  return b;
-}
+std::optional<Board> board_option(const Common& c) { return parse_board(c.board); }
 
 std::function<void(const LayerReport&)> layer_progress(const Common& c, const char* layer, const char* items) {
   if (!c.progress && !::isatty(STDERR_FILENO)) return {};
@@ -69,58 +64,11 @@ StoreOptions store_options(const Common& c) {
 
 TableStore make_store(const Common& c) { return TableStore(store_options(c)); }
 
-Problem parse_problem(const Common& c, const std::string& start_text) {
-  auto board = board_option(c);
-  Problem p;
-  if (!start_text.empty() && !c.goal.empty() && (!c.blank.empty() || has_labels(start_text) || has_labels(c.goal))) {
-    LabelledPair lp = parse_labelled_pair(start_text, c.goal, board, c.blank);
-    p.start = lp.start;
-    p.goal = lp.goal;
-    p.labels = std::move(lp.labels);
-    return p;
-  }
-  if (!start_text.empty()) {
-    try {
-      p.start = parse_state(start_text, board);
-    } catch (const InputError& e) {
-      if (c.goal.empty() && has_labels(start_text))
-        throw InputError(std::string(e.what()) + " (named tiles need --goal with the same names)");
-      throw;
-    }
-    board = p.start->board;
-  }
-  if (!c.goal.empty()) {
-    try {
-      p.goal = parse_state(c.goal, board);
-    } catch (const InputError& e) {
-      throw InputError(std::string("goal: ") + e.what());
-    }
-  } else {
-    const Board b = board.value_or(Board(3, 3));
-    p.goal = canonical_goal(b, b.cells() - 1);
-  }
-  return p;
-}
-
-// The problem from the command line, with the source file named in any error.
-Problem read_problem(const Common& c, const std::string& start_text) {
-  try {
-    return parse_problem(c, start_text);
-  } catch (const InputError& e) {
-    if (c.source.empty()) throw;
-    throw InputError(c.source + ": " + e.what());
-  }
-}
-
-// A START argument may name a file holding the start (and the goal, on its second line).
-std::string resolve_start(const std::string& arg, Common& c) {
-  if (arg.empty() || arg.find_first_of(" \t,\n") != std::string::npos) return arg;
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(arg, ec)) return arg;
-  auto [start, goal] = read_state_texts(arg);
-  c.source = arg;
-  if (goal && c.goal.empty()) c.goal = *goal;
-  return start;
+Problem read_problem(const Common& c, const std::optional<std::string>& start_arg) {
+  ProblemText text{c.board, std::nullopt, c.goal, c.blank};
+  if (!start_arg) return parse_problem(text);
+  const StartArg start = resolve_start(*start_arg, board_option(c), !c.goal.empty() || !c.blank.empty());
+  return parse_start_problem(start, std::move(text));
 }
 
 json tiles_json(const State& s) {
@@ -151,8 +99,9 @@ std::string board_text(const State& s, const Labels& labels, const std::string& 
 void print_board(const State& s, const Labels& labels) { std::fputs(board_text(s, labels).c_str(), stdout); }
 
 // Writes every board of the path to `file` (result.txt), atomically: temporary file, rename.
-void write_result(const std::string& file, const std::vector<State>& path, const Labels& labels) {
-  std::string text;
+void write_result(const std::string& file, const std::vector<State>& path, const Labels& labels,
+                  const std::string& no_path_line) {
+  std::string text = path.empty() ? no_path_line + "\n" : "";
   for (std::size_t i = 0; i < path.size(); ++i) {
     if (i) text += "\n";
     text += board_text(path[i], labels, "");
@@ -177,47 +126,5 @@ void animate(const std::vector<State>& path, const Labels& labels, int delay_ms)
 // Without --max-memory a search may use 3/4 of physical memory, then stops with exit 4: a
 // breadth-first search on a 4x4 board never exhausts the machine.
 std::uint64_t default_memory_limit() { return physical_memory() / 4 * 3; }
-
-// "512M", "2G", "100000" -> bytes.
-std::uint64_t parse_bytes(const std::string& text) {
-  if (text.empty()) return 0;
-  std::size_t used = 0;
-  double v = 0;
-  try {
-    v = std::stod(text, &used);
-  } catch (const std::exception&) {
-    throw InputError("bad --max-memory '" + text + "': expected bytes such as 512M or 2G");
-  }
-  std::string unit = text.substr(used);
-  double scale = 1;
-  if (unit == "K" || unit == "KiB" || unit == "k") scale = 1024.0;
-  else if (unit == "M" || unit == "MiB") scale = 1024.0 * 1024;
-  else if (unit == "G" || unit == "GiB") scale = 1024.0 * 1024 * 1024;
-  else if (!unit.empty() && unit != "B") throw InputError("bad --max-memory '" + text + "': unknown unit '" + unit + "'");
-  if (!(v > 0)) throw InputError("bad --max-memory '" + text + "': must be positive");
-  return static_cast<std::uint64_t>(v * scale);
-}
-
-// The start (and goal) from START, a file named by START, or standard input ("-" or none).
-std::string read_start(const std::string& arg, Common& c) {
-  if (!arg.empty() && arg != "-") return resolve_start(arg, c);
-  std::string text, line;
-  while (std::getline(std::cin, line)) text += line + "\n";
-  const auto tmp = std::filesystem::temp_directory_path() / ("tilespace-stdin-" + std::to_string(::getpid()));
-  std::ofstream(tmp) << text;
-  std::string s;
-  try {
-    s = resolve_start(tmp.string(), c);
-  } catch (const InputError& e) {
-    std::filesystem::remove(tmp);
-    std::string msg = e.what();
-    if (msg.rfind(tmp.string(), 0) == 0) msg = "standard input" + msg.substr(tmp.string().size());
-    throw InputError(msg);
-  }
-  std::filesystem::remove(tmp);
-  if (s == tmp.string()) throw InputError("standard input: no state given");
-  c.source = "standard input";
-  return s;
-}
 
 }  // namespace tilespace::cli

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <numeric>
@@ -18,7 +19,9 @@
 #include "cli/common.hpp"
 #include "tilespace/distance_table.hpp"
 #include "tilespace/errors.hpp"
+#include "tilespace/problem.hpp"
 #include "tilespace/search/lab.hpp"
+#include "tilespace/search/registry.hpp"
 #include "tilespace/search/solve.hpp"
 #include "tilespace/table_store.hpp"
 
@@ -26,23 +29,37 @@ namespace tilespace::cli {
 
 using nlohmann::json;
 
+namespace {
+
+// --max-nodes and --max-seconds of the lab, checked as strictly as solve's (registry.hpp).
+search::Limits lab_limits(const LabFlags& f, double default_seconds) {
+  search::Limits l;
+  if (f.max_nodes) l.max_nodes = search::parse_whole("max-nodes", *f.max_nodes, 1, INT64_MAX);
+  l.max_seconds = f.max_seconds ? search::parse_real("max-seconds", *f.max_seconds, 0, 1e9, true) : default_seconds;
+  return l;
+}
+
+}  // namespace
+
 int cmd_verify(Common& c, const LabFlags& f) {
-  Problem p = read_problem(c, "");
+  const Problem p = read_problem(c, std::nullopt);
+  const auto combos = f.algorithms.empty() ? search::admissible_combos() : search::parse_combos(f.algorithms, p.board);
+  const std::uint64_t sample = f.sample ? search::parse_whole("sample", *f.sample, 1, 1'000'000'000) : 0;
+  if (f.seed && !f.sample) throw option_error("seed", "applies with --sample");
+  const std::uint64_t seed = f.seed ? search::parse_whole("seed", *f.seed, 0, UINT64_MAX) : 1;
+  search::SolveOptions base;
+  base.limits = lab_limits(f, 0);
   TableStore store = make_store(c);
   const DistanceTable& t = store.table(p.goal.board, p.goal.blank);
-  const auto combos = f.algorithms.empty() ? search::admissible_combos() : search::parse_combos(f.algorithms);
   std::vector<std::uint64_t> ranks;
-  if (f.sample > 0 && f.sample < t.ranker().size()) {
-    std::mt19937_64 rng(f.seed);
+  if (sample > 0 && sample < t.ranker().size()) {
+    std::mt19937_64 rng(seed);
     std::uniform_int_distribution<std::uint64_t> pick(0, t.ranker().size() - 1);
-    for (std::uint64_t i = 0; i < f.sample; ++i) ranks.push_back(pick(rng));
+    for (std::uint64_t i = 0; i < sample; ++i) ranks.push_back(pick(rng));
   } else {
     ranks.resize(t.ranker().size());
     std::iota(ranks.begin(), ranks.end(), std::uint64_t{0});
   }
-  search::SolveOptions base;
-  base.limits.max_nodes = f.max_nodes;
-  base.limits.max_seconds = f.max_seconds;
   base.limits.max_bytes =
       default_memory_limit() / (c.threads > 0 ? static_cast<unsigned>(c.threads) : std::max(1u, std::thread::hardware_concurrency()));
   bool all_ok = true;
@@ -91,54 +108,45 @@ std::string fixed(double v, int digits) {
   return b;
 }
 
-// A suite file: one "START GOAL" a line (2N tiles, or two compact tokens); '#' starts a comment.
+// A suite file: one "START GOAL" a line, in the grammar of problem.hpp.
 std::vector<std::pair<State, State>> read_suite(const std::string& path, const std::optional<Board>& board) {
-  std::ifstream in(path);
-  if (!in) throw InputError("cannot read suite " + path);
+  const InputText input = read_input(path);
   std::vector<std::pair<State, State>> instances;
-  std::string line;
-  for (int no = 1; std::getline(in, line); ++no) {
-    line.erase(std::min(line.find('#'), line.size()));
-    std::istringstream words(line);
-    std::vector<std::string> toks;
-    for (std::string w; words >> w;) toks.push_back(w);
-    if (toks.empty()) continue;
-    auto join = [&](std::size_t a, std::size_t b) {
-      std::string j;
-      for (std::size_t k = a; k < b; ++k) j += toks[k] + " ";
-      return j;
-    };
+  LineReader lines(input.text);
+  std::string_view line;
+  std::uint64_t no = 0;
+  while (lines.next(line, no)) {
+    if (blank_line(line)) continue;
     try {
-      if (toks.size() % 2 != 0) throw InputError("expected a start and a goal of the same size");
-      const std::size_t half = toks.size() / 2;
-      const State start = parse_state(join(0, half), board);
-      instances.emplace_back(start, parse_state(join(half, toks.size()), start.board));
+      const LinePair pair = parse_line_pair(line, board);
+      if (!pair.goal) throw InputError("expected a start and a goal");
+      instances.emplace_back(pair.start, *pair.goal);
     } catch (const InputError& e) {
-      throw InputError(path + ": line " + std::to_string(no) + ": " + e.what());
+      throw e.at_line(input.name, no);
     }
   }
-  if (instances.empty()) throw InputError(path + ": no instances");
+  if (instances.empty()) throw InputError(InputError::About::file, "no instances", input.name);
   return instances;
 }
 
 }  // namespace
 
-int cmd_compare(Common& c, const std::string& start_arg, const LabFlags& f) {
+int cmd_compare(Common& c, const std::optional<std::string>& start_arg, const LabFlags& f) {
   std::vector<std::pair<State, State>> instances;
   if (!f.suite.empty()) {
+    if (start_arg) throw InputError("give either START or --suite FILE, not both");
+    if (!c.goal.empty()) throw option_error("goal", "does not apply with --suite (each line has its goal)");
     instances = read_suite(f.suite, board_option(c));
   } else {
-    const std::string start_text = read_start(start_arg, c);
-    Problem p = read_problem(c, start_text);
+    const Problem p = read_problem(c, start_arg.value_or("-"));
     instances.emplace_back(*p.start, p.goal);
   }
   const std::string default_list =
       "bfs,bibfs,dfs,iddfs,greedy:manhattan,astar:misplaced,astar:manhattan,astar:linear-conflict,"
       "astar:inversions,astar:misplaced-inversions,wastar:manhattan,idastar:manhattan";
-  const auto combos = search::parse_combos(f.algorithms.empty() ? default_list : f.algorithms);
+  const auto combos = search::parse_combos(f.algorithms.empty() ? default_list : f.algorithms, instances[0].first.board);
   search::SolveOptions base;
-  base.limits.max_seconds = f.max_seconds > 0 ? f.max_seconds : 10.0;
-  base.limits.max_nodes = f.max_nodes;
+  base.limits = lab_limits(f, 10.0);
   base.limits.max_bytes = default_memory_limit();
   TableStore store = make_store(c);
   std::vector<Row> rows;

@@ -1,5 +1,7 @@
 #include "cli/report.hpp"
 
+#include "tilespace/database.hpp"
+
 #include <unistd.h>
 
 #include <filesystem>
@@ -94,23 +96,13 @@ void add_trace_json(json& j, const search::Trace& t, const Board& board) {
 }
 
 void write_file_atomic(const std::string& file, const std::string& text) {
-  const std::string tmp = file + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    if (!out) throw InputError("cannot write " + file);
-    out << text;
-    if (!out.flush()) {
-      out.close();
-      std::filesystem::remove(tmp);
-      throw InputError("cannot write " + file);
-    }
-  }
+  // An output file goes into a folder that exists: a mistyped folder is reported, not created.
+  const std::filesystem::path parent = std::filesystem::path(file).parent_path();
   std::error_code ec;
-  std::filesystem::rename(tmp, file, ec);
-  if (ec) {
-    std::filesystem::remove(tmp);
-    throw InputError("cannot write " + file + ": " + ec.message());
-  }
+  if (!parent.empty() && !std::filesystem::is_directory(parent, ec))
+    throw DataError(file + ": cannot write: no folder " + parent.string());
+  const auto* bytes = reinterpret_cast<const std::uint8_t*>(text.data());
+  write_atomically(file, {std::span<const std::uint8_t>(bytes, text.size())});
 }
 
 }  // namespace tilespace::cli

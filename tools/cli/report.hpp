@@ -39,8 +39,9 @@ nlohmann::json stats_json(const DistanceTable& t, const State& goal, const std::
 // iteration}], solution [ids], trace_truncated, trace_limit.
 void add_trace_json(nlohmann::json& j, const search::Trace& t, const Board& board);
 
-// Writes `text` to `file` atomically (a temporary file in the same folder, then a rename);
-// InputError naming the file if it cannot be written.
+// Writes `text` to `file` atomically with the library's one writer (database.hpp:
+// write_atomically: a temporary file in the same folder, fsync, rename; a device or pipe in
+// place); DataError naming the file if it cannot be written (exit 3), leaving nothing behind.
 void write_file_atomic(const std::string& file, const std::string& text);
 
 }  // namespace tilespace::cli

@@ -33,7 +33,9 @@
 #include "cli/report.hpp"
 #include "tilespace/distance_table.hpp"
 #include "tilespace/errors.hpp"
+#include "tilespace/problem.hpp"
 #include "tilespace/search/heuristics.hpp"
+#include "tilespace/search/registry.hpp"
 #include "tilespace/search/solve.hpp"
 #include "tilespace/table_store.hpp"
 
@@ -74,28 +76,6 @@ class Params {
     if (it == req_.params.end()) return std::nullopt;
     return it->second;
   }
-  std::uint64_t count(const std::string& name, std::uint64_t fallback, std::uint64_t lo, std::uint64_t hi) const {
-    const auto v = get(name);
-    if (!v) return fallback;
-    std::uint64_t x = 0;
-    const auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), x);
-    if (ec != std::errc() || end != v->data() + v->size() || x < lo || x > hi)
-      throw bad(name, name + " must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) +
-                          ", not '" + *v + "'");
-    return x;
-  }
-  double number(const std::string& name, double fallback, double lo, double hi) const {
-    const auto v = get(name);
-    if (!v) return fallback;
-    double x = 0;
-    const auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), x);
-    if (ec != std::errc() || end != v->data() + v->size() || !(x >= lo && x <= hi)) {
-      std::ostringstream m;
-      m << name << " must be a number from " << lo << " to " << hi << ", not '" << *v << "'";
-      throw bad(name, m.str());
-    }
-    return x;
-  }
   bool flag(const std::string& name) const {
     const auto v = get(name);
     if (!v || *v == "0" || *v == "false") return false;
@@ -107,49 +87,39 @@ class Params {
   const httplib::Request& req_;
 };
 
-// A library message in the HTTP service's words ("--board WxH" -> "board=WxH").
-std::string http_words(std::string m) {
-  for (std::size_t at; (at = m.find("--board")) != std::string::npos;) m.replace(at, 7, "board=");
-  for (std::size_t at; (at = m.find("board= WxH")) != std::string::npos;) m.replace(at, 10, "board=WxH");
-  return m;
+// An option's name in the API's words: "max-nodes" -> "max_nodes".
+std::string api_name(std::string name) {
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name;
 }
 
-struct Pair {
-  std::optional<State> start;
-  State goal;
-};
-
-// board, start (if `need_start`) and goal from the parameters; 400 naming the one at fault.
-Pair parse_pair(const Params& p, bool need_start) {
-  std::optional<Board> board;
-  if (const auto b = p.get("board")) {
-    board = Board::parse(*b);
-    if (!board)
-      throw bad("board", "bad board '" + *b + "': expected WxH with 2 <= W, H and W*H <= " + std::to_string(kMaxBoardCells));
+// An input error in the API's words: the parameter at fault, and the message about it.
+HttpError http_error(const InputError& e) {
+  using About = InputError::About;
+  switch (e.about) {
+    case About::start: return bad("start", "start: " + e.detail);
+    case About::goal: return bad("goal", "goal: " + e.detail);
+    case About::board: return bad("board", "board: " + e.detail);
+    case About::option: return bad(api_name(e.name), api_name(e.name) + ": " + e.detail);
+    default: return bad("", e.what());
   }
-  Pair r;
+}
+
+// board, start (if `need_start`) and goal from the parameters, in the one grammar (problem.hpp).
+Problem parse_pair(const Params& p, bool need_start) {
+  ProblemText t;
+  t.board = p.get("board").value_or("");
   if (need_start) {
     const auto s = p.get("start");
     if (!s || s->find_first_not_of(" ,+\t") == std::string::npos) throw bad("start", "start is required");
-    try {
-      r.start = parse_state(*s, board);
-    } catch (const InputError& e) {
-      throw bad("start", http_words(std::string("start: ") + e.what()));
-    }
-    board = r.start->board;
+    t.start = *s;
   }
-  const auto g = p.get("goal");
-  if (g && g->find_first_not_of(" ,+\t") != std::string::npos) {
-    try {
-      r.goal = parse_state(*g, board);
-    } catch (const InputError& e) {
-      throw bad("goal", http_words(std::string("goal: ") + e.what()));
-    }
-  } else {
-    const Board b = board.value_or(Board(3, 3));
-    r.goal = canonical_goal(b, b.cells() - 1);
+  if (const auto g = p.get("goal"); g && g->find_first_not_of(" ,+\t") != std::string::npos) t.goal = *g;
+  try {
+    return parse_problem(t);
+  } catch (const InputError& e) {
+    throw http_error(e);
   }
-  return r;
 }
 
 class Service {
@@ -159,7 +129,7 @@ class Service {
         store_(make_store(c)),
         max_solves_(f.max_solves > 0 ? f.max_solves : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))),
         solves_(max_solves_),
-        max_bytes_(parse_bytes(f.max_memory)) {}
+        max_bytes_(search::parse_bytes("max-memory", f.max_memory)) {}
 
   // The table for goals on `b` with the blank on `blank`: from memory or disk, built when small;
   // null when the board cannot have one or its file was never built.
@@ -200,6 +170,20 @@ class Service {
                       {"description", a.description}});
     for (const auto& h : search::heuristic_catalog())
       heus.push_back({{"name", h.name}, {"admissible", h.admissible}, {"description", h.description}});
+    for (auto& a : algs) {
+      json opts = json::array();
+      const search::AlgorithmInfo* info = search::find_algorithm(a["name"].get<std::string>());
+      for (int i = 0; i < search::kOptions; ++i)
+        if (info->applies & search::bit(static_cast<search::Option>(i)))
+          opts.push_back(api_name(std::string(search::option_name(static_cast<search::Option>(i)))));
+      a["options"] = opts;
+      a["boards"] = info->any_board ? "any" : "up to 16 cells";
+    }
+    for (auto& h : heus) {
+      const search::HeuristicInfo* info = search::find_heuristic(h["name"].get<std::string>());
+      h["needs_table"] = info->needs_table;
+      h["pattern_database"] = info->pattern_database;
+    }
     return {{"version", "0.1.0"},
             {"algorithms", algs},
             {"heuristics", heus},
@@ -210,7 +194,7 @@ class Service {
 
   json query(const httplib::Request& req) {
     const Params p(req, {"start", "goal", "board"});
-    const Pair pr = parse_pair(p, true);
+    const Problem pr = parse_pair(p, true);
     const State& s = *pr.start;
     const DistanceTable& t = need_table(pr.goal);
     json j{{"board", s.board.name()}, {"start", tiles_json(s)}, {"goal", tiles_json(pr.goal)}};
@@ -225,31 +209,51 @@ class Service {
   }
 
   json solve(const httplib::Request& req) {
-    const Params p(req, {"start", "goal", "board", "algorithm", "heuristic", "trace", "weight", "depth_limit",
-                         "max_nodes", "max_seconds", "trace_limit"});
-    const Pair pr = parse_pair(p, true);
+    const Params p(req, {"start", "goal", "board", "algorithm", "heuristic", "pattern", "trace", "weight",
+                         "depth_limit", "max_nodes", "max_seconds", "max_memory", "trace_limit"});
+    const Problem pr = parse_pair(p, true);
     const State& s = *pr.start;
-    if (!is_packed(s.board))
-      throw bad("board", s.board.name() + " has more than " + std::to_string(kMaxCells) +
-                             " cells: solve it with the pattern databases (tilespace solve --heuristic pdb)");
+    // The same planning step as the command line, with the service's limits as ceilings.
+    search::SolveRequest q;
+    q.algorithm = p.get("algorithm");
+    q.heuristic = p.get("heuristic");
+    q.pattern = p.get("pattern");
+    q.weight = p.get("weight");
+    q.depth_limit = p.get("depth_limit");
+    q.max_nodes = p.get("max_nodes");
+    q.max_seconds = p.get("max_seconds");
+    q.max_memory = p.get("max_memory");
+    q.trace_limit = p.get("trace_limit");
+    q.trace = p.flag("trace");
+    search::PlanContext ctx;
+    ctx.board = s.board;
+    ctx.default_algorithm = "astar";
+    ctx.max_nodes_ceiling = flags_.max_nodes;
+    ctx.max_seconds_ceiling = flags_.max_seconds;
+    ctx.default_max_bytes = max_bytes_;
+    ctx.max_bytes_ceiling = max_bytes_;
+    ctx.trace_limit_default = flags_.trace_limit;
+    ctx.trace_limit_ceiling = flags_.trace_limit;
+    search::SolvePlan plan;
+    try {
+      plan = search::plan_solve(q, ctx);
+    } catch (const InputError& e) {
+      throw http_error(e);
+    }
+    if (plan.pattern_database)
+      throw bad("heuristic", "heuristic: pattern-database searches run from the command line (tilespace solve --heuristic pdb)");
     search::SolveOptions o;
-    o.algorithm = p.get("algorithm").value_or("astar");
-    const search::AlgorithmInfo* alg = search::find_algorithm(o.algorithm);
-    if (!alg) throw bad("algorithm", "unknown algorithm '" + o.algorithm + "'");
-    o.heuristic = p.get("heuristic").value_or("manhattan");
-    if (alg->uses_heuristic && !search::find_heuristic(o.heuristic))
-      throw bad("heuristic", "unknown heuristic '" + o.heuristic + "'");
-    o.weight = p.number("weight", 2.0, 1.0, 100.0);
-    o.depth_limit = static_cast<int>(p.count("depth_limit", 50, 0, 1000));
-    o.limits.max_nodes = p.count("max_nodes", flags_.max_nodes, 1, flags_.max_nodes);
-    o.limits.max_seconds = p.number("max_seconds", flags_.max_seconds, 0.001, flags_.max_seconds);
-    o.limits.max_bytes = max_bytes_;
-    const bool traced = p.flag("trace");
-    const std::size_t trace_limit = p.count("trace_limit", flags_.trace_limit, 1, flags_.trace_limit);
+    o.algorithm = plan.algorithm;
+    o.heuristic = plan.heuristic.empty() ? "manhattan" : plan.heuristic;
+    o.weight = plan.weight;
+    o.depth_limit = plan.depth_limit;
+    o.limits = plan.limits;
+    const bool traced = plan.trace;
+    const std::size_t trace_limit = plan.trace_limit;
 
     const bool reachable = solvable(s, pr.goal);
     const DistanceTable* t = reachable ? table(pr.goal.board, pr.goal.blank) : nullptr;
-    const bool needs_table = o.algorithm == "table" || (alg->uses_heuristic && o.heuristic == "exact");
+    const bool needs_table = plan.needs_table;
     if (needs_table && reachable && !t)
       throw bad(o.algorithm == "table" ? "algorithm" : "heuristic",
                 (o.algorithm == "table" ? std::string("algorithm table") : std::string("heuristic exact")) +
@@ -269,14 +273,14 @@ class Service {
     } slot{solves_};
     const search::Result r = search::solve(s, pr.goal, o);
 
-    json j = solve_json(s, pr.goal, o.algorithm, alg->uses_heuristic ? o.heuristic : "", r, t);
+    json j = solve_json(s, pr.goal, plan.algorithm, plan.heuristic, r, t);
     if (trace) add_trace_json(j, *trace, s.board);
     return j;
   }
 
   json stats(const httplib::Request& req) {
     const Params p(req, {"goal", "board"});
-    const Pair pr = parse_pair(p, false);
+    const Problem pr = parse_pair(p, false);
     const std::string key = pr.goal.board.name() + "|" + pr.goal.to_string();
     {
       std::lock_guard lock(cache_mu_);
@@ -292,7 +296,7 @@ class Service {
 
   json random(const httplib::Request& req) {
     const Params p(req, {"goal", "board"});
-    const Pair pr = parse_pair(p, false);
+    const Problem pr = parse_pair(p, false);
     thread_local std::mt19937_64 rng{std::random_device{}()};
     State s = pr.goal;
     std::shuffle(s.tiles.begin(), s.tiles.begin() + s.cells(), rng);
@@ -341,7 +345,8 @@ httplib::Server::Handler endpoint(F f) {
     } catch (const HttpError& e) {
       send_error(res, e.status, e.what(), e.param);
     } catch (const InputError& e) {
-      send_error(res, 400, e.what());
+      const HttpError h = http_error(e);
+      send_error(res, h.status, h.what(), h.param);
     } catch (const DataError& e) {
       send_error(res, 500, std::string("database error: ") + e.what());
     } catch (const ResourceError& e) {

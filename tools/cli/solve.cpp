@@ -28,6 +28,7 @@
 #include "tilespace/errors.hpp"
 #include "tilespace/pdb/solver.hpp"
 #include "tilespace/search/heuristics.hpp"
+#include "tilespace/search/registry.hpp"
 #include "tilespace/search/solve.hpp"
 #include "tilespace/table_store.hpp"
 
@@ -37,17 +38,7 @@ using nlohmann::json;
 
 namespace {
 
-search::Limits solve_limits(const SolveFlags& f) {
-  search::Limits l;
-  l.max_nodes = f.max_nodes;
-  l.max_seconds = f.max_seconds;
-  l.max_bytes = f.max_memory.empty() ? default_memory_limit() : parse_bytes(f.max_memory);
-  return l;
-}
-
 // ---- pattern databases ----
-
-bool is_pdb(const std::string& heuristic) { return heuristic == "pdb" || heuristic.rfind("pdb:", 0) == 0; }
 
 pdb::PdbStore make_pdb_store(const Common& c) {
   pdb::PdbStoreOptions o;
@@ -74,63 +65,66 @@ pdb::Partition partition_for(const std::string& heuristic, const std::string& pa
   return pdb::parse_partition(spec, goal);
 }
 
-void check_pdb_algorithm(const std::string& algorithm) {
-  if (!algorithm.empty() && algorithm != "idastar")
-    throw InputError("pattern-database heuristics run with idastar, not '" + algorithm + "'");
-}
-
 // ---- solve ----
 
 int solve_exit(const search::Result& r) {
   if (r.unreachable) return kExitUnreachable;
-  if (r.stopped != search::Stop::None) return kExitResource;
-  return r.solved ? kExitOk : kExitUnreachable;
+  if (r.solved) return kExitOk;
+  return kExitResource;  // a limit (--max-nodes, --max-seconds, --max-memory, --depth-limit) ended it
+}
+
+// The line that says why there is no path: "unreachable", "stopped by --max-nodes ...".
+std::string no_path_line(const search::Result& r, const search::SolvePlan& plan) {
+  if (r.unreachable) return "unreachable";
+  if (r.stopped == search::Stop::Depth)
+    return "stopped by --depth-limit " + std::to_string(plan.depth_limit) + " before a solution was found";
+  return std::string("stopped by --") + search::stop_name(r.stopped) + " before a solution was found";
 }
 
 // Prints one solve result (text or JSON), writes --result, plays --animate.
-int report_solve(const Common& c, const Problem& p, const SolveFlags& f, const std::string& algorithm,
-                 const std::string& heuristic, bool optimal, const search::Result& r, int depth_limit) {
+int report_solve(const Common& c, const Problem& p, const SolveFlags& f, const search::SolvePlan& plan,
+                 const std::string& heuristic, const search::Result& r) {
   const State& s = *p.start;
+  // The result file first: it always describes this run, whatever is printed.
+  if (!f.result.empty()) write_result(f.result, r.solved ? r.path : std::vector<State>{}, p.labels, no_path_line(r, plan));
   if (c.json) {
-    json j = result_json(s, p.goal, algorithm, heuristic, r);
+    json j = result_json(s, p.goal, plan.algorithm, heuristic, r);
     j["path"] = path_json(r);
     if (!p.labels.names.empty() && !p.labels.numeric()) j["labels"] = p.labels.names;
     std::puts(j.dump().c_str());
-  } else if (r.unreachable) {
+    return solve_exit(r);
+  }
+  if (r.unreachable) {
     std::puts(c.lang == "zh" ? "目标状态不可达" : "unreachable");
+    return solve_exit(r);
+  }
+  if (r.solved && c.lang == "zh") {
+    std::printf("%s移动%d步到达目标状态\n", plan.optimal ? "最少" : "", r.length());
+    std::printf("%s\n", r.moves.c_str());
+  } else if (r.solved) {
+    std::printf("%d move%s: %s\n", r.length(), r.length() == 1 ? "" : "s", r.moves.c_str());
   } else {
-    if (r.solved && c.lang == "zh") {
-      std::printf("%s移动%d步到达目标状态\n", optimal ? "最少" : "", r.length());
-      std::printf("%s\n", r.moves.c_str());
-    } else if (r.solved) {
-      std::printf("%d moves: %s\n", r.length(), r.moves.c_str());
-    } else if (r.stopped != search::Stop::None) {
-      std::printf("stopped by --%s before a solution was found\n", search::stop_name(r.stopped));
-    } else {
-      std::printf("no solution within the depth limit %d\n", depth_limit);
-    }
-    std::printf("algorithm %s%s%s: expanded %llu, generated %llu, peak open %llu, closed %llu, peak memory %.1f KiB, %.6f s\n",
-                algorithm.c_str(), heuristic.empty() ? "" : ", heuristic ", heuristic.c_str(),
-                static_cast<unsigned long long>(r.expanded), static_cast<unsigned long long>(r.generated),
-                static_cast<unsigned long long>(r.peak_open), static_cast<unsigned long long>(r.closed),
-                static_cast<double>(r.peak_bytes) / 1024.0, r.seconds);
-    if (f.animate) {
-      std::puts("");
-      animate(r.path, p.labels, f.delay_ms);
-    } else {
-      for (std::size_t i = 0; i < r.path.size(); ++i) {
-        std::printf("\n%zu%s\n", i, i == 0 ? " (start)" : i + 1 == r.path.size() ? " (goal)" : "");
-        print_board(r.path[i], p.labels);
-      }
+    std::printf("%s\n", no_path_line(r, plan).c_str());
+  }
+  std::printf("algorithm %s%s%s: expanded %llu, generated %llu, peak open %llu, closed %llu, peak memory %.1f KiB, %.6f s\n",
+              plan.algorithm.c_str(), heuristic.empty() ? "" : ", heuristic ", heuristic.c_str(),
+              static_cast<unsigned long long>(r.expanded), static_cast<unsigned long long>(r.generated),
+              static_cast<unsigned long long>(r.peak_open), static_cast<unsigned long long>(r.closed),
+              static_cast<double>(r.peak_bytes) / 1024.0, r.seconds);
+  if (f.animate) {
+    std::puts("");
+    animate(r.path, p.labels, f.delay_ms);
+  } else {
+    for (std::size_t i = 0; i < r.path.size(); ++i) {
+      std::printf("\n%zu%s\n", i, i == 0 ? " (start)" : i + 1 == r.path.size() ? " (goal)" : "");
+      print_board(r.path[i], p.labels);
     }
   }
-  if (!f.result.empty() && r.solved) write_result(f.result, r.path, p.labels);
   return solve_exit(r);
 }
 
-int cmd_solve_pdb(Common& c, const Problem& p, const SolveFlags& f) {
-  check_pdb_algorithm(f.algorithm);
-  const pdb::Partition part = partition_for(f.heuristic, f.pattern, p.goal);
+int cmd_solve_pdb(Common& c, const Problem& p, const SolveFlags& f, const search::SolvePlan& plan) {
+  const pdb::Partition part = partition_for(plan.heuristic, plan.pattern, p.goal);
   pdb::PdbStore store = make_pdb_store(c);
   const auto t0 = std::chrono::steady_clock::now();
   const pdb::PdbHeuristic h = pdb::make_heuristic(store, p.goal, part);
@@ -138,8 +132,28 @@ int cmd_solve_pdb(Common& c, const Problem& p, const SolveFlags& f) {
   if (!c.json && (c.progress || ::isatty(STDERR_FILENO)))
     std::fprintf(stderr, "tilespace: pattern databases %s%s ready in %.3f s\n", part.name.c_str(),
                  h.reflects() ? " (+ reflection)" : "", load);
-  const search::Result r = pdb::solve_idastar(*p.start, h, solve_limits(f));
-  return report_solve(c, p, f, "idastar", "pdb:" + part.name, true, r, 0);
+  const search::Result r = pdb::solve_idastar(*p.start, h, plan.limits);
+  return report_solve(c, p, f, plan, "pdb:" + part.name, r);
+}
+
+// Whether the exact table of `board` can exist on this machine.
+bool table_fits(const Board& board) {
+  if (!is_packed(board)) return false;
+  try {
+    DistanceTable::check_fits(board);
+    return true;
+  } catch (const ResourceError&) {
+    return false;
+  }
+}
+
+// The planning context of the command line: no ceilings, 3/4 of memory by default.
+search::PlanContext plan_context(const Board& board) {
+  search::PlanContext ctx;
+  ctx.board = board;
+  ctx.table_available = table_fits(board);
+  ctx.default_max_bytes = default_memory_limit();
+  return ctx;
 }
 
 // ---- solve --batch: many instances in parallel, one JSON line each, in input order ----
@@ -152,64 +166,35 @@ struct BatchInstance {
   search::Result result;
 };
 
-// Lines: START [GOAL] [<TAB> expected length]; '#' comments and blank lines are skipped.
+// Lines: START [GOAL] [<TAB> expected length], in the grammar of problem.hpp (comments, blank
+// lines, a byte-order mark and CRLF accepted). A bad line is kept with its error, reported in order.
 std::vector<BatchInstance> read_solve_batch(const std::string& file, const Common& c) {
-  std::ifstream in_file;
-  std::istream* in = &std::cin;
-  if (file != "-") {
-    in_file.open(file);
-    if (!in_file) throw InputError("cannot read " + file);
-    in = &in_file;
-  }
-  std::optional<Board> board = board_option(c);
+  const InputText input = read_input(file);
+  const std::optional<Board> board = board_option(c);
   std::optional<State> default_goal;
-  if (!c.goal.empty()) default_goal = parse_state(c.goal, board);
+  if (!c.goal.empty()) default_goal = parse_problem(ProblemText{c.board, std::nullopt, c.goal, ""}).goal;
   std::vector<BatchInstance> out;
-  std::string line;
-  for (int n = 1; std::getline(*in, line); ++n) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    const auto first = line.find_first_not_of(" \t");
-    if (first == std::string::npos || line[first] == '#') continue;
+  LineReader lines(input.text);
+  std::string_view line;
+  std::uint64_t n = 0;
+  while (lines.next(line, n)) {
+    if (blank_line(line)) continue;
     BatchInstance b;
-    b.line = n;
+    b.line = static_cast<int>(n);
     try {
-      std::string states = line;
-      if (const auto tab = line.find('\t', first); tab != std::string::npos && line.find_first_not_of(" \t", tab) != std::string::npos) {
-        const std::string rest = line.substr(tab + 1);
-        std::size_t used = 0;
-        int v = -1;
-        try {
-          v = std::stoi(rest, &used);
-        } catch (const std::exception&) {
-          used = 0;
-        }
-        if (used > 0 && rest.find_first_not_of(" \t", used) == std::string::npos) {
-          if (v < 0) throw InputError("bad expected length '" + rest + "'");
-          b.expected = v;
+      std::string_view states = line;
+      if (const auto tab = line.find('\t'); tab != std::string_view::npos && !blank_line(line.substr(tab + 1))) {
+        std::string_view rest = line.substr(tab + 1);
+        while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t')) rest.remove_prefix(1);
+        while (!rest.empty() && (rest.back() == ' ' || rest.back() == '\t')) rest.remove_suffix(1);
+        if (!rest.empty() && rest.find_first_not_of("0123456789") == std::string_view::npos) {
+          b.expected = static_cast<int>(search::parse_whole("expected length", rest, 0, 100000));
           states = line.substr(0, tab);
         }
       }
-      std::istringstream words(states);
-      std::vector<std::string> tok{std::istream_iterator<std::string>(words), std::istream_iterator<std::string>()};
-      auto join = [&](std::size_t from, std::size_t to) {
-        std::string t;
-        for (std::size_t i = from; i < to; ++i) t += tok[i] + " ";
-        return t;
-      };
-      std::optional<Board> b_here = board;
-      if (!b_here) {  // from the token count: N (start) or 2N (start and goal) for a square board
-        for (int k = 2; k * k <= kMaxBoardCells; ++k)
-          if (tok.size() == static_cast<std::size_t>(k * k) || tok.size() == static_cast<std::size_t>(2 * k * k))
-            b_here = Board(k, k);
-      }
-      const std::size_t cells = b_here ? static_cast<std::size_t>(b_here->cells()) : tok.size();
-      if (tok.size() == 2 * cells) {
-        b.start = parse_state(join(0, cells), b_here);
-        b.goal = parse_state(join(cells, tok.size()), b_here);
-      } else {
-        b.start = parse_state(states, b_here);
-        b.goal = default_goal ? *default_goal : canonical_goal(b.start->board, b.start->cells() - 1);
-      }
+      LinePair pair = parse_line_pair(states, board ? board : (default_goal ? std::optional<Board>(default_goal->board) : std::nullopt));
+      b.start = pair.start;
+      b.goal = pair.goal ? *pair.goal : default_goal ? *default_goal : canonical_goal(b.start->board, b.start->cells() - 1);
       if (!(b.start->board == b.goal->board)) throw InputError("the start and the goal are on different boards");
     } catch (const InputError& e) {
       b.error = e.what();
@@ -221,13 +206,16 @@ std::vector<BatchInstance> read_solve_batch(const std::string& file, const Commo
 
 int cmd_solve_batch(Common& c, const SolveFlags& f) {
   std::vector<BatchInstance> items = read_solve_batch(f.batch, c);
-  const bool use_pdb = is_pdb(f.heuristic) || !f.pattern.empty();
-  std::string algorithm = f.algorithm.empty() ? "idastar" : f.algorithm;
-  if (use_pdb) check_pdb_algorithm(f.algorithm);
-  const search::AlgorithmInfo* alg = search::find_algorithm(algorithm);
-  if (!alg) throw InputError("unknown algorithm '" + algorithm + "'");
-  if (!use_pdb && alg->uses_heuristic && !search::find_heuristic(f.heuristic))
-    throw InputError("unknown heuristic '" + f.heuristic + "' (see tilespace solve --help)");
+  // One plan per board (the lines may be on different boards when no --board is given); the
+  // options are checked before anything is solved, even without a valid line.
+  std::map<std::string, search::SolvePlan> plans;
+  auto plan_for = [&](const Board& b) -> const search::SolvePlan& {
+    auto it = plans.find(b.name());
+    if (it == plans.end()) it = plans.emplace(b.name(), search::plan_solve(f.request, plan_context(b))).first;
+    return it->second;
+  };
+  const std::optional<Board> board = board_option(c);
+  plan_for(board.value_or(items.empty() || items[0].error.size() ? Board(3, 3) : items[0].start->board));
 
   // Everything shared is prepared first, in order: databases per goal (pattern databases or
   // distance tables), so the parallel part only reads.
@@ -236,31 +224,32 @@ int cmd_solve_batch(Common& c, const SolveFlags& f) {
   TableStore tables = make_store(c);
   std::map<std::string, std::shared_ptr<const pdb::PdbHeuristic>> heuristics;
   std::map<std::string, const DistanceTable*> goal_tables;
-  std::string heuristic_name = alg->uses_heuristic || use_pdb ? f.heuristic : "";
+  std::map<std::string, std::string> heuristic_names;
   for (auto& it : items) {
     if (!it.error.empty()) continue;
     const std::string key = it.goal->board.name() + it.goal->to_string();
     try {
-      if (use_pdb && !heuristics.count(key)) {
-        const pdb::Partition part = partition_for(f.heuristic, f.pattern, *it.goal);
-        heuristic_name = "pdb:" + part.name;
+      const search::SolvePlan& plan = plan_for(it.goal->board);
+      heuristic_names[key] = plan.heuristic;
+      if (plan.pattern_database && !heuristics.count(key)) {
+        const pdb::Partition part = partition_for(plan.heuristic, plan.pattern, *it.goal);
+        heuristic_names[key] = "pdb:" + part.name;
         heuristics[key] = std::make_shared<const pdb::PdbHeuristic>(pdb::make_heuristic(pdbs, *it.goal, part));
       }
-      if (!use_pdb && (algorithm == "table" || heuristic_name == "exact") && !goal_tables.count(key))
-        goal_tables[key] = &tables.table(it.goal->board, it.goal->blank);
+      if (plan.needs_table && !goal_tables.count(key)) goal_tables[key] = &tables.table(it.goal->board, it.goal->blank);
     } catch (const InputError& e) {
       it.error = e.what();
     }
   }
   const double load = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-  const search::Limits limits = solve_limits(f);
   std::mutex out_mutex;
   std::size_t printed = 0;
   std::vector<char> done(items.size(), 0);
   auto line_json = [&](const BatchInstance& it) {
     if (!it.error.empty()) return json{{"line", it.line}, {"error", it.error}};
-    json j = result_json(*it.start, *it.goal, algorithm, heuristic_name, it.result);
+    const std::string key = it.goal->board.name() + it.goal->to_string();
+    json j = result_json(*it.start, *it.goal, plans.at(it.goal->board.name()).algorithm, heuristic_names.at(key), it.result);
     j["line"] = it.line;
     if (it.expected) {
       j["expected"] = *it.expected;
@@ -277,15 +266,16 @@ int cmd_solve_batch(Common& c, const SolveFlags& f) {
       if (it.error.empty()) {
         const std::string key = it.goal->board.name() + it.goal->to_string();
         try {
-          if (use_pdb) {
-            it.result = pdb::solve_idastar(*it.start, *heuristics.at(key), limits);
+          const search::SolvePlan& plan = plans.at(it.goal->board.name());
+          if (plan.pattern_database) {
+            it.result = pdb::solve_idastar(*it.start, *heuristics.at(key), plan.limits);
           } else {
             search::SolveOptions o;
-            o.algorithm = algorithm;
-            o.heuristic = f.heuristic;
-            o.weight = f.weight;
-            o.depth_limit = f.depth_limit;
-            o.limits = limits;
+            o.algorithm = plan.algorithm;
+            o.heuristic = plan.heuristic;
+            o.weight = plan.weight;
+            o.depth_limit = plan.depth_limit;
+            o.limits = plan.limits;
             if (const auto t = goal_tables.find(key); t != goal_tables.end()) o.table = t->second;
             it.result = search::solve(*it.start, *it.goal, o);
           }
@@ -336,48 +326,34 @@ int cmd_solve_batch(Common& c, const SolveFlags& f) {
 
 }  // namespace
 
-int cmd_solve(Common& c, const std::string& start_arg, const SolveFlags& f) {
+int cmd_solve(Common& c, const std::optional<std::string>& start_arg, const SolveFlags& f) {
+  if (f.animate && c.json) throw option_error("animate", "does not apply with --json");
+  if (f.delay_given && !f.animate) throw option_error("delay", "applies with --animate");
   if (!f.batch.empty()) {
-    if (!start_arg.empty()) throw InputError("give either START or --batch FILE, not both");
-    if (!f.trace.empty()) throw InputError("--trace records one search: give START, not --batch");
+    if (start_arg) throw InputError("give either START or --batch FILE, not both");
+    if (!f.trace.empty()) throw option_error("trace", "records one search: give START, not --batch");
+    if (!f.result.empty()) throw option_error("result", "writes one solution: give START, not --batch");
+    if (f.animate) throw option_error("animate", "plays one solution: give START, not --batch");
     return cmd_solve_batch(c, f);
   }
-  const std::string start_text = read_start(start_arg, c);
-  Problem p = read_problem(c, start_text);
-  const bool pdb_search = is_pdb(f.heuristic) || !f.pattern.empty() || (!is_packed(p.start->board) && f.algorithm.empty());
-  if (pdb_search && !f.trace.empty())
-    throw InputError("--trace records the search algorithms on boards of up to 16 cells, not pattern-database searches");
-  if (is_pdb(f.heuristic) || !f.pattern.empty()) return cmd_solve_pdb(c, p, f);
-  if (!is_packed(p.start->board) && f.algorithm.empty()) {  // 5x5: only pattern databases can solve it
-    SolveFlags g = f;
-    g.heuristic = "pdb";
-    return cmd_solve_pdb(c, p, g);
-  }
+  const Problem p = read_problem(c, start_arg.value_or("-"));  // no START: standard input
+  search::SolveRequest request = f.request;
+  request.trace = !f.trace.empty();
+  const search::SolvePlan plan = search::plan_solve(request, plan_context(p.board));
+  if (plan.pattern_database) return cmd_solve_pdb(c, p, f, plan);
+
   const State& s = *p.start;
   search::SolveOptions o;
-  o.algorithm = f.algorithm;
-  if (o.algorithm.empty()) {  // the exact table where one can exist, else IDA*
-    try {
-      DistanceTable::check_fits(s.board);
-      o.algorithm = "table";
-    } catch (const ResourceError&) {
-      o.algorithm = "idastar";
-    }
-  }
-  o.heuristic = f.heuristic;
-  o.weight = f.weight;
-  o.depth_limit = f.depth_limit;
-  o.limits = solve_limits(f);
-  const search::AlgorithmInfo* alg = search::find_algorithm(o.algorithm);
-  if (!alg) throw InputError("unknown algorithm '" + o.algorithm + "' (table, bfs, bibfs, dfs, iddfs, greedy, astar, wastar, idastar)");
-  if (alg->uses_heuristic && !search::find_heuristic(o.heuristic))
-    throw InputError("unknown heuristic '" + o.heuristic + "' (see tilespace solve --help)");
+  o.algorithm = plan.algorithm;
+  o.heuristic = plan.heuristic.empty() ? "manhattan" : plan.heuristic;
+  o.weight = plan.weight;
+  o.depth_limit = plan.depth_limit;
+  o.limits = plan.limits;
   TableStore store = make_store(c);
-  if (solvable(s, p.goal) && (o.algorithm == "table" || (alg->uses_heuristic && o.heuristic == "exact")))
-    o.table = &store.table(p.goal.board, p.goal.blank);
+  if (solvable(s, p.goal) && plan.needs_table) o.table = &store.table(p.goal.board, p.goal.blank);
   std::optional<search::Trace> trace;
-  if (!f.trace.empty()) {
-    trace.emplace(f.trace_limit);
+  if (plan.trace) {
+    trace.emplace(plan.trace_limit);
     o.trace = &*trace;
   }
   const search::Result r = search::solve(s, p.goal, o);
@@ -385,12 +361,11 @@ int cmd_solve(Common& c, const std::string& start_arg, const SolveFlags& f) {
     // Exact distances along the path when the goal's table is at hand (built, or small to build).
     const DistanceTable* t = o.table;
     if (!t && solvable(s, p.goal) && s.board.cells() <= 10) t = &store.table(p.goal.board, p.goal.blank);
-    json j = solve_json(s, p.goal, o.algorithm, alg->uses_heuristic ? o.heuristic : "", r, t);
+    json j = solve_json(s, p.goal, plan.algorithm, plan.heuristic, r, t);
     add_trace_json(j, *trace, s.board);
     write_file_atomic(f.trace, j.dump());
   }
-  const bool optimal = alg->optimal && (!alg->uses_heuristic || search::find_heuristic(o.heuristic)->admissible);
-  return report_solve(c, p, f, o.algorithm, alg->uses_heuristic ? o.heuristic : "", optimal, r, o.depth_limit);
+  return report_solve(c, p, f, plan, plan.heuristic, r);
 }
 
 }  // namespace tilespace::cli

@@ -5,7 +5,10 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
+#include <filesystem>
 #include <cstdio>
 #include <iostream>
 #include <optional>
@@ -26,7 +29,7 @@ namespace tilespace::cli {
 using nlohmann::json;
 
 int cmd_build(Common& c, const BuildFlags& f) {
-  Problem p = read_problem(c, "");
+  Problem p = read_problem(c, std::nullopt);
   const Board& b = p.goal.board;
   const Engine engine = DistanceTable::choose_engine(b, static_cast<Engine>(f.bits));
   if (engine == Engine::byte && (f.resume || f.checkpoint_given))
@@ -61,10 +64,9 @@ int cmd_build(Common& c, const BuildFlags& f) {
   return kExitOk;
 }
 
-int cmd_query(Common& c, const std::string& start_arg) {
-  const std::string start_text = resolve_start(start_arg, c);
-  if (start_text.empty()) throw InputError("query needs a START state or --batch FILE");
-  Problem p = read_problem(c, start_text);
+int cmd_query(Common& c, const std::optional<std::string>& start_arg) {
+  if (!start_arg) throw InputError("query needs a START state (or - for standard input) or --batch FILE");
+  const Problem p = read_problem(c, start_arg);
   TableStore store = make_store(c);
   const State& s = *p.start;
   std::optional<int> d;
@@ -85,10 +87,15 @@ int cmd_query(Common& c, const std::string& start_arg) {
 }
 
 int cmd_batch(Common& c, const std::string& file) {
-  Problem p = read_problem(c, "");
+  Problem p = read_problem(c, std::nullopt);
   TableStore store = make_store(c);
-  std::FILE* in = file == "-" ? stdin : std::fopen(file.c_str(), "rb");
-  if (!in) throw InputError("cannot read " + file);
+  std::FILE* in = stdin;
+  if (file != "-") {
+    std::error_code ec;
+    if (std::filesystem::is_directory(file, ec)) throw InputError(InputError::About::file, "is a folder, not a file", file);
+    in = std::fopen(file.c_str(), "rb");
+    if (!in) throw InputError(InputError::About::file, std::string("cannot read: ") + std::strerror(errno), file);
+  }
   BatchOptions opt;
   opt.goal = p.goal;
   opt.json = c.json;
@@ -112,7 +119,7 @@ int cmd_batch(Common& c, const std::string& file) {
   }
   const bool read_error = std::ferror(in);
   if (in != stdin) std::fclose(in);
-  if (read_error) throw InputError("error reading " + file);
+  if (read_error) throw InputError(InputError::About::file, "cannot read", file == "-" ? "standard input" : file);
   if (c.progress || ::isatty(STDERR_FILENO)) {
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const auto n = total.answered + total.unreachable;
@@ -120,11 +127,11 @@ int cmd_batch(Common& c, const std::string& file) {
                  static_cast<unsigned long long>(n), static_cast<unsigned long long>(total.unreachable),
                  static_cast<unsigned long long>(total.errors), secs);
   }
-  return total.errors ? kExitInput : kExitOk;
+  return total.errors ? kExitInput : total.unreachable ? kExitUnreachable : kExitOk;
 }
 
 int cmd_stats(Common& c, bool all_goals) {
-  Problem p = read_problem(c, "");
+  Problem p = read_problem(c, std::nullopt);
   TableStore store = make_store(c);
   const Board& b = p.goal.board;
   const DistanceTable& t = store.table(b, p.goal.blank);

@@ -11,11 +11,14 @@
 //                     ties to the deeper node; a cheaper path to a known state reopens it
 //   ida_star          iterative deepening on f = g + h, never undoing the last move; optimal
 //                     with an admissible heuristic
+//   table_descent     the exact distance table: from the start, always to a neighbour one move
+//                     closer (U, D, L, R order); optimal, one expansion a move
 #pragma once
 
 #include <algorithm>
 #include <vector>
 
+#include "tilespace/distance_table.hpp"
 #include "tilespace/search/domain.hpp"
 #include "tilespace/search/node_map.hpp"
 #include "tilespace/search/result.hpp"
@@ -503,6 +506,37 @@ Result ida_star(const Domain& d, const H& h, const State& start, const Limits& l
 template <class H>
 Result ida_star(const Domain& d, const H& h, const State& start, const Limits& limits, Trace* tr = nullptr) {
   return tr ? detail::ida_star<H, true>(d, h, start, limits, tr) : detail::ida_star<H, false>(d, h, start, limits, nullptr);
+}
+
+// Descent on the goal's exact distance table (`table` answers d.goal by relabelling). Records,
+// when traced, every neighbour looked at with its exact distance as h.
+inline Result table_descent(const Domain& d, const DistanceTable& table, const State& start, const Limits& limits,
+                            Trace* trace) {
+  Result r;
+  Budget budget(limits);
+  r.path = table.descend(start, d.goal);
+  r.solved = !r.path.empty();
+  r.expanded = r.path.empty() ? 0 : r.path.size() - 1;
+  r.generated = 1;  // the start, as in the searches
+  std::uint32_t at = trace ? trace->root(start.packed(), table.distance(start, d.goal).value_or(0)) : Trace::kNone;
+  for (std::size_t i = 0; i + 1 < r.path.size(); ++i) {
+    const State& s = r.path[i];
+    const std::uint64_t next = r.path[i + 1].packed();
+    if (trace) trace->expand(at);
+    std::uint32_t chosen = Trace::kNone;
+    const auto& nb = d.board.neighbours(s.blank);
+    for (int k = 0; k < nb.count; ++k) {
+      ++r.generated;
+      if (!trace) continue;
+      const State n = s.moved(nb.cell[k]);
+      const std::uint32_t id = trace->node(n.packed(), at, static_cast<int>(i) + 1, table.distance(n, d.goal).value_or(0));
+      if (n.packed() == next) chosen = id;
+    }
+    at = chosen;
+  }
+  if (trace && r.solved) trace->solved_at(at);
+  r.seconds = budget.elapsed();
+  return r;
 }
 
 }  // namespace tilespace::search

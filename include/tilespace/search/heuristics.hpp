@@ -19,6 +19,7 @@
 
 #include "tilespace/distance_table.hpp"
 #include "tilespace/search/domain.hpp"
+#include "tilespace/search/registry.hpp"
 
 namespace tilespace::search {
 
@@ -147,14 +148,5 @@ struct Exact {
   }
   int update(int, std::uint64_t after, int b, int, int, int) const { return eval(after, b); }
 };
-
-// The heuristics by name, for the CLI and the tests.
-struct HeuristicInfo {
-  std::string_view name;
-  bool admissible;
-  std::string_view description;
-};
-const std::vector<HeuristicInfo>& heuristic_catalog();
-const HeuristicInfo* find_heuristic(std::string_view name) noexcept;
 
 }  // namespace tilespace::search

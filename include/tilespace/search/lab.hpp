@@ -22,9 +22,11 @@ struct Combo {
   bool claims_optimal() const;
 };
 
-// Parses "bfs,astar:manhattan,idastar:linear-conflict". A heuristic-taking algorithm without
-// one gets "manhattan". Throws InputError naming the bad entry.
-std::vector<Combo> parse_combos(std::string_view list);
+// Parses "bfs,astar:manhattan,idastar:linear-conflict" for `board`, each entry through the
+// registry's planning step (plan_solve: a heuristic-taking algorithm without one gets its
+// default; a heuristic given to an algorithm without one is an error). Throws InputError about
+// the --algorithms option naming the bad entry.
+std::vector<Combo> parse_combos(std::string_view list, const Board& board);
 // Every combination that claims optimality (for `verify` without --algorithms).
 std::vector<Combo> admissible_combos();
 

@@ -10,8 +10,9 @@
 
 namespace tilespace::search {
 
-enum class Stop : std::uint8_t { None, Nodes, Time, Memory };
-const char* stop_name(Stop s) noexcept;  // "", "max-nodes", "max-seconds", "max-memory"
+enum class Stop : std::uint8_t { None, Nodes, Time, Memory, Depth };
+// "", "max-nodes", "max-seconds", "max-memory", "depth-limit" (dfs and iddfs found no solution within it)
+const char* stop_name(Stop s) noexcept;
 
 // Limits of one search; 0 means none. Checked per expansion (time every 1024 expansions).
 struct Limits {

@@ -7,19 +7,11 @@
 #include <vector>
 
 #include "tilespace/distance_table.hpp"
+#include "tilespace/search/registry.hpp"
 #include "tilespace/search/result.hpp"
 #include "tilespace/search/trace.hpp"
 
 namespace tilespace::search {
-
-struct AlgorithmInfo {
-  std::string_view name;
-  bool optimal;         // with an admissible heuristic where it takes one
-  bool uses_heuristic;
-  std::string_view description;
-};
-const std::vector<AlgorithmInfo>& algorithm_catalog();
-const AlgorithmInfo* find_algorithm(std::string_view name) noexcept;
 
 struct SolveOptions {
   std::string algorithm = "astar";

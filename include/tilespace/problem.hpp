@@ -1,0 +1,123 @@
+// The one problem grammar: how every front end (arguments, start files, standard input, batch
+// lines, suite lines, `check` files, HTTP parameters) turns text into a board, a start, a goal
+// and the tiles' names.
+//
+// Vocabulary. A *problem* is a board, an optional start, a goal and the tiles' labels. A *state*
+// is written as in state.hpp (N tiles separated by blanks or commas, rows split by '/' or line
+// breaks, or one compact token such as 123456780). An *input text* is a file's content or
+// standard input ("-"); in every input text a UTF-8 byte-order mark, CRLF line ends, '#'
+// comments (to the end of the line) and blank lines are accepted, and anything else that is extra
+// is an error naming its line.
+//
+// Errors are InputErrors that say which input they concern (errors.hpp: start, goal, board, a
+// file's line), so the command line and the HTTP API word them without rewriting the message.
+// Rows must agree with each other and with a given board.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "tilespace/board.hpp"
+#include "tilespace/errors.hpp"
+#include "tilespace/state.hpp"
+
+namespace tilespace {
+
+// A board option's text ("4x4"); nullopt for the empty text. Throws InputError about the board.
+std::optional<Board> parse_board(std::string_view text);
+
+// ---- input texts ----
+
+// The whole content of a file, or of standard input for "-"; `name` is how messages call it
+// ("standard input" for -). Throws InputError about the file: cannot be read (with the reason),
+// a folder, or not text (a NUL byte).
+struct InputText {
+  std::string name;
+  std::string text;
+};
+InputText read_input(const std::string& path);
+
+// The content lines of an input text, one at a time and without allocating: the byte-order mark,
+// the CR of CRLF and '#' comments removed. Blank lines are returned too (empty after trimming
+// blanks), so that callers that care about blocks can see them; `number` is 1-based.
+class LineReader {
+ public:
+  explicit LineReader(std::string_view text) noexcept;
+  // False at the end. `line` points into the text.
+  bool next(std::string_view& line, std::uint64_t& number) noexcept;
+
+ private:
+  std::string_view text_;
+  std::size_t pos_ = 0;
+  std::uint64_t number_ = 0;
+};
+
+// True when a content line (from LineReader) holds nothing but blanks.
+bool blank_line(std::string_view line) noexcept;
+
+// ---- problems ----
+
+struct Problem {
+  Board board{3, 3};
+  std::optional<State> start;
+  State goal;
+  Labels labels;  // how to write the tiles: numbers unless the input named them
+};
+
+// A problem's texts as a front end received them.
+struct ProblemText {
+  std::string board;                 // "": taken from the start (or the goal), else 3x3
+  std::optional<std::string> start;  // the start state's text, if there is a start
+  std::string goal;                  // "": 1..N-1 with the blank last
+  std::string blank;                 // the blank's name when tiles are named (letters, words)
+};
+
+// Parses a problem. A start or goal with named tiles (a token that is not a number or a blank
+// symbol, or a given `blank`) is parsed as a labelled pair (state.hpp) and then needs both.
+// Throws InputError about the board, the start or the goal.
+Problem parse_problem(const ProblemText& text);
+
+// ---- START arguments and files of states ----
+
+// A start (and maybe a goal) read from an input text: the start on its first line and the goal on
+// the next, or the start as rows and the goal as rows after a blank line. `*_line` are the lines
+// where the states begin, for messages.
+struct StateTexts {
+  std::string start;
+  std::optional<std::string> goal;
+  std::uint64_t start_line = 0, goal_line = 0;
+};
+// Throws InputError about the file's line that is extra (a third state, text after the goal), or
+// about the file when it holds no state. `board` decides whether a first line is a whole state.
+StateTexts split_states(const InputText& input, const std::optional<Board>& board);
+
+// What a START argument names: the state it spells, else the file (or "-" for standard input)
+// holding the start and maybe the goal. A literal state is never shadowed by a file; an argument
+// that is neither gets one error about the start that says both. `labelled`: named tiles are
+// expected (a goal or a blank name was given), so text with several tokens is a state.
+struct StartArg {
+  StateTexts texts;
+  std::string source;  // "": the argument itself; else the file's name ("standard input" for -)
+};
+StartArg resolve_start(const std::string& arg, const std::optional<Board>& board, bool labelled);
+
+// parse_problem for a resolved START: the file's goal is used when `text.goal` is empty, and
+// errors in a file's states are reported about the file's line.
+Problem parse_start_problem(const StartArg& start, ProblemText text);
+
+// ---- lines of batches, suites and check files ----
+
+// One line's start and optional goal: N tiles (2N for both) separated by blanks, commas or
+// semicolons, or one compact token each ("123456780 123456780"), or one blank-separated word each
+// with rows split by '/' ("1,2,3/4,5,6/7,8,0"). Without a board it is inferred from the count
+// (N or 2N tiles, N square) or from the rows. Throws InputError (about neither start nor goal
+// unless it knows which: callers add the line with InputError::at_line).
+struct LinePair {
+  State start;
+  std::optional<State> goal;
+};
+LinePair parse_line_pair(std::string_view line, const std::optional<Board>& board);
+
+}  // namespace tilespace

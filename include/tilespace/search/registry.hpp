@@ -1,0 +1,106 @@
+// The solver registry: every algorithm and heuristic with what it needs and what it claims, in
+// one table that `--help`, `/api/info`, the lab, the server and the viewer all read; and the one
+// planning step that validates a solve request and fills in its defaults, for the command line,
+// `solve --batch`, `compare`, `verify` and the HTTP API alike.
+//
+// A request carries options by name as text, exactly as the user gave them (the command line's
+// `--max-nodes 5`, the API's `max_nodes=5`). Planning rejects, with an InputError about the
+// option (errors.hpp: About::option, the command line's long name), an unknown algorithm or
+// heuristic, an option that does not apply to the chosen algorithm or board, and a number out of
+// range (negative, zero where meaningless, NaN, not a number, too large).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tilespace/board.hpp"
+#include "tilespace/search/result.hpp"
+
+namespace tilespace::search {
+
+// The options of a solve request, by the command line's long names (the HTTP API writes '_').
+enum class Option : std::uint8_t {
+  heuristic, pattern, weight, depth_limit, max_nodes, max_seconds, max_memory, trace, trace_limit
+};
+inline constexpr int kOptions = 9;
+using OptionSet = std::uint32_t;
+constexpr OptionSet bit(Option o) { return OptionSet{1} << static_cast<int>(o); }
+std::string_view option_name(Option o) noexcept;  // "depth-limit"
+
+struct AlgorithmInfo {
+  std::string_view name;
+  bool optimal;         // finds optimal solutions (with an admissible heuristic where it takes one)
+  bool uses_heuristic;
+  OptionSet applies;    // the options that mean something to it
+  bool any_board;       // also boards over 16 cells (with pattern databases); else packed boards only
+  std::string_view description;
+};
+
+struct HeuristicInfo {
+  std::string_view name;          // "pdb" stands for every pattern-database heuristic (pdb:SPEC)
+  bool admissible;
+  bool needs_table;               // the goal's exact distance table
+  bool pattern_database;          // additive pattern databases (any board up to 5x5, with idastar)
+  std::string_view description;
+};
+
+const std::vector<AlgorithmInfo>& algorithm_catalog();
+const std::vector<HeuristicInfo>& heuristic_catalog();
+const AlgorithmInfo* find_algorithm(std::string_view name) noexcept;
+// "pdb" and "pdb:SPEC" both find the pattern-database entry.
+const HeuristicInfo* find_heuristic(std::string_view name) noexcept;
+// "table, bfs, bibfs, ..." for messages and help texts.
+std::string algorithm_names();
+std::string heuristic_names();
+
+// A solve request: the options given, as text. Absent means "not given".
+struct SolveRequest {
+  std::optional<std::string> algorithm, heuristic, pattern, weight, depth_limit, max_nodes, max_seconds,
+      max_memory, trace_limit;
+  bool trace = false;
+};
+
+// Where a request is planned: the board, whether the exact table can be had, the defaults and
+// the ceilings of the front end (the server caps every limit; the command line does not).
+struct PlanContext {
+  Board board{3, 3};
+  std::string default_algorithm;        // the front end's default ("": table where available, else idastar)
+  bool table_available = false;         // the default algorithm is "table" when true
+  std::uint64_t default_max_bytes = 0;  // memory limit without --max-memory (0: none)
+  std::uint64_t max_nodes_ceiling = 0;  // 0: none; else also the default
+  double max_seconds_ceiling = 0;       // 0: none; else also the default
+  std::uint64_t max_bytes_ceiling = 0;  // 0: none
+  std::size_t trace_limit_default = 100000, trace_limit_ceiling = 10'000'000;
+};
+
+// A validated request with every default filled in.
+struct SolvePlan {
+  std::string algorithm;         // never empty
+  std::string heuristic;         // "" when the algorithm takes none; "pdb" or "pdb:SPEC" for pattern databases
+  std::string pattern;           // --pattern (pattern databases), may be empty
+  bool pattern_database = false;
+  double weight = 2.0;
+  int depth_limit = 50;
+  Limits limits;
+  std::size_t trace_limit = 100000;
+  bool trace = false;
+  bool optimal = false;      // the plan claims optimal solutions
+  bool needs_table = false;  // "table" or the "exact" heuristic
+};
+
+// Validates `request` and fills in defaults (throws InputError about the option at fault).
+SolvePlan plan_solve(const SolveRequest& request, const PlanContext& context);
+
+// ---- strict numbers from option text (shared by every front end) ----
+
+// A whole number in [lo, hi]; InputError about `option` otherwise (signs, blanks, overflow).
+std::uint64_t parse_whole(std::string_view option, std::string_view text, std::uint64_t lo, std::uint64_t hi);
+// A finite real in [lo, hi] (NaN and infinities refused); `lo_open`: lo itself is refused.
+double parse_real(std::string_view option, std::string_view text, double lo, double hi, bool lo_open = false);
+// Bytes: "512M", "2G", "100000" (K, M, G, T; KiB.. also; powers of 1024); at least 1 byte.
+std::uint64_t parse_bytes(std::string_view option, std::string_view text);
+
+}  // namespace tilespace::search
