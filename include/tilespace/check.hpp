@@ -1,0 +1,197 @@
+// Verdicts on another solver's answers: the engine of `tilespace check`.
+//
+// A checked line is START, GOAL and an ANSWER: a move string (U/D/L/R naming where the blank goes,
+// as `tilespace solve` prints it), a claimed optimal length, or `unreachable`. check_answer decides
+// one line against the exact solvability criterion (rank.hpp) and an *oracle* that knows the
+// optimum of a reachable pair (a distance table, a pattern-database search); CheckSummary counts
+// the verdicts and junit_xml writes them for CI. The CLI reads the file and parses the states;
+// everything here works on one line at a time, on any board up to kMaxBoardCells cells.
+//
+// Cost: a line is one solvability test (O(N^2) compares), one replay of its moves (a few
+// nanoseconds a move, no allocation) and at most one oracle call, made only when the verdict
+// depends on the optimum. Thread-safety: no shared state; lines may be checked in parallel.
+#pragma once
+
+#include <array>
+#include <cassert>
+#include <climits>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tilespace/errors.hpp"
+#include "tilespace/rank.hpp"
+#include "tilespace/state.hpp"
+
+namespace tilespace {
+
+// One line's answer, as parse_answer reads it.
+struct Answer {
+  enum class Kind : std::uint8_t { moves, length, unreachable };
+  Kind kind = Kind::moves;
+  std::string moves;  // Kind::moves: upper-case U/D/L/R; empty = zero moves
+  int length = 0;     // Kind::length
+};
+
+// The largest claimed length parse_answer accepts: far above any optimal length up to 5x5 (80 on
+// 4x4), low enough that no sum of lengths overflows.
+inline constexpr int kMaxAnswerLength = 100000;
+
+// "unreachable" (exactly, lower case) -> unreachable; digits only (0..kMaxAnswerLength) -> length;
+// otherwise every character must be one of U D L R (lower case accepted, stored upper case); the
+// empty field is zero moves. Anything else throws InputError(About::general, "answer: ...") in one
+// line naming the first bad character and its 1-based position, or the length out of range, e.g.
+// "answer: 'X' (character 4) is not a move: expected moves (U, D, L, R), a length or 'unreachable'".
+// No trimming: the caller splits the line and strips its end of line.
+Answer parse_answer(std::string_view field);
+
+enum class Verdict : std::uint8_t {
+  ok,                   // optimal path or length, or rightly 'unreachable'
+  illegal_move,         // a move takes the blank off the board
+  wrong_end,            // the moves are legal but do not end at the goal
+  longer,               // the moves reach the goal, but the optimum is shorter
+  wrong_length,         // the claimed length is not the optimum
+  unreachable_missed,   // the goal is unreachable, the answer says otherwise
+  falsely_unreachable,  // the goal is reachable, the answer says 'unreachable'
+  undecided,            // the oracle could not give the optimum (a limit); not a pass
+};
+inline constexpr int kVerdicts = 8;
+static_assert(static_cast<int>(Verdict::undecided) + 1 == kVerdicts, "kVerdicts counts every verdict");
+
+// "ok", "illegal-move", "wrong-end", "longer", "wrong-length", "unreachable-missed",
+// "falsely-unreachable", "undecided": the words of the report, JSON and JUnit failure types.
+const char* verdict_name(Verdict v) noexcept;
+
+// The optimum of a reachable pair as an oracle knows it: exact, or not decided (a search hit its limit).
+struct Optimum {
+  bool known = false;
+  int length = 0;
+};
+
+struct LineVerdict {
+  Verdict verdict = Verdict::ok;
+  Answer::Kind kind = Answer::Kind::moves;  // the answer's kind, for describe's wording
+  int answered = -1;  // the answer's length (moves or claimed), -1 for 'unreachable'
+  int optimal = -1;   // the optimum when it was needed and known
+  int step = 0;       // illegal_move: the 1-based step that leaves the board
+  char move = 0;      // illegal_move: its letter
+  State end;          // wrong_end: where the moves end (check_answer leaves the start otherwise)
+};
+
+// Where moves lead from `start`: `end` after every move, or, when move `step` (1-based) is not a
+// legal U/D/L/R from where the blank stands (off the board, or not a move letter at all), the state
+// before it with `step` and `move` set. step == 0: every move was legal.
+struct Replay {
+  State end;
+  int step = 0;
+  char move = 0;
+};
+Replay replay_moves(const State& start, std::string_view moves) noexcept;
+
+namespace detail {
+// The answer's length in moves: the move count (saturated at INT_MAX), the claimed length, or -1.
+inline int answered_length(const Answer& a) noexcept {
+  switch (a.kind) {
+    case Answer::Kind::moves:
+      return a.moves.size() > static_cast<std::size_t>(INT_MAX) ? INT_MAX : static_cast<int>(a.moves.size());
+    case Answer::Kind::length: return a.length;
+    default: return -1;
+  }
+}
+// A legal path to the goal shorter than the oracle's exact optimum: the oracle is wrong.
+[[noreturn]] void shorter_than_optimum(int answered, int optimal);
+}  // namespace detail
+
+// The verdict on one line (start and goal on the same board). `optimum(start, goal)` returns an
+// Optimum; it is called at most once, and only for a reachable pair whose verdict depends on the
+// optimum: a legal path that ends at the goal, a claimed length, or a false 'unreachable' (there
+// only for describe's "the optimum is 22 moves"). Never for an illegal or wrong-end path, nor for
+// an unreachable pair. Rules, in order: an unreachable pair is ok with 'unreachable', else
+// unreachable_missed (moves are replayed first: an illegal move there is illegal_move); a reachable
+// pair answered 'unreachable' is falsely_unreachable; moves are replayed (illegal_move, wrong_end),
+// then compared with the optimum (ok, longer, undecided); a length is compared with the optimum
+// (ok, wrong_length, undecided). Throws std::logic_error if a legal path to the goal is shorter
+// than the oracle's known optimum (the oracle is wrong). No allocation beyond the State copies.
+template <class Oracle>
+LineVerdict check_answer(const State& start, const State& goal, const Answer& a, Oracle&& optimum) {
+  // `end` copied from the start: cheaper than a default State, which builds a Board.
+  assert(start.board == goal.board);
+  LineVerdict v{.kind = a.kind, .answered = detail::answered_length(a), .end = start};
+  const bool reachable = solvable(start, goal);
+  if (a.kind == Answer::Kind::unreachable) {
+    v.verdict = reachable ? Verdict::falsely_unreachable : Verdict::ok;
+    if (reachable) {
+      const Optimum o = optimum(start, goal);
+      if (o.known) v.optimal = o.length;
+    }
+    return v;
+  }
+  if (a.kind == Answer::Kind::moves) {
+    // Replayed even on an unreachable pair: an illegal move is the more precise fault.
+    Replay r = replay_moves(start, a.moves);
+    if (r.step) {
+      v.verdict = Verdict::illegal_move;
+      v.step = r.step;
+      v.move = r.move;
+      return v;
+    }
+    if (reachable && !(r.end == goal)) {
+      v.verdict = Verdict::wrong_end;
+      v.end = r.end;
+      return v;
+    }
+  }
+  if (!reachable) {
+    v.verdict = Verdict::unreachable_missed;
+    return v;
+  }
+  const Optimum o = optimum(start, goal);
+  if (!o.known) {
+    v.verdict = Verdict::undecided;
+    return v;
+  }
+  v.optimal = o.length;
+  if (v.answered == o.length) {
+    v.verdict = Verdict::ok;
+  } else if (a.kind == Answer::Kind::length) {
+    v.verdict = Verdict::wrong_length;
+  } else {
+    if (v.answered < o.length) detail::shorter_than_optimum(v.answered, o.length);
+    v.verdict = Verdict::longer;
+  }
+  return v;
+}
+
+// One English line for a person: "optimal (22 moves)", "step 3: 'L' moves the blank off the
+// board", "the 12 moves end at 1 2 3 4 5 6 0 7 8, not at the goal 1 2 3 4 5 6 7 8 0", "24 moves,
+// 2 more than the optimal 22", "claimed 20 moves, the optimum is 22", ... (singular "1 move").
+std::string describe(const LineVerdict& v, const State& goal);
+
+// The tally of a run of lines. `undecided` is not a pass; total_excess sums answered - optimal
+// over the `longer` lines.
+struct CheckSummary {
+  std::uint64_t lines = 0, passed = 0;
+  std::array<std::uint64_t, kVerdicts> by_verdict{};
+  std::uint64_t total_excess = 0;
+  void add(const LineVerdict& v);
+  std::uint64_t failed() const { return lines - passed; }
+};
+
+// One <testcase> of a JUnit report. failure_type and message are used when `failed`.
+struct JUnitCase {
+  std::string name, classname;
+  bool failed = false;
+  std::string failure_type, message;
+  double seconds = 0;
+};
+
+// A JUnit XML document: one <testsuites> holding one <testsuite name=suite_name> with a
+// <testcase> per case in order, a <failure type=.. message=..>message</failure> in the failed
+// ones. Every text is escaped, and bytes XML 1.0 forbids (control characters other than tab, LF
+// and CR; malformed UTF-8) become '?', so the document always parses. Times in seconds, 6 decimals.
+std::string junit_xml(const std::string& suite_name, const std::vector<JUnitCase>& cases);
+
+}  // namespace tilespace
