@@ -1,0 +1,147 @@
+#include "tilespace/random_states.hpp"
+
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <new>
+#include <numeric>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "tilespace/bfs.hpp"
+#include "tilespace/distance_table.hpp"
+#include "tilespace/errors.hpp"
+#include "tilespace/rank.hpp"
+
+namespace tilespace {
+
+namespace {
+
+// The ranks at depth d of a byte table, increasing (so the same for every thread count): one
+// parallel count per block, then one parallel fill at each block's offset.
+std::vector<std::uint64_t> ranks_at(std::span<const std::uint8_t> depths, int d, std::uint64_t count) {
+  constexpr std::size_t kBlock = std::size_t{1} << 20;
+  const std::size_t blocks = (depths.size() + kBlock - 1) / kBlock;
+  const auto target = static_cast<std::uint8_t>(d);
+  const auto block = [&](std::size_t b) {
+    return depths.subspan(b * kBlock, std::min(kBlock, depths.size() - b * kBlock));
+  };
+  std::vector<std::uint64_t> first(blocks + 1, 0);  // first[b]: the ranks at d before block b
+  tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t b) {
+    const auto s = block(b);
+    first[b + 1] = static_cast<std::uint64_t>(std::count(s.begin(), s.end(), target));
+  });
+  std::partial_sum(first.begin(), first.end(), first.begin());
+  if (first.back() != count)
+    throw DataError("the distance table's histogram does not match its depths at depth " + std::to_string(d));
+  std::vector<std::uint64_t> ranks;
+  try {
+    ranks.resize(count);
+  } catch (const std::bad_alloc&) {
+    throw ResourceError("cannot allocate " + std::to_string(count * 8) + " bytes for the states at depth " +
+                        std::to_string(d));
+  }
+  tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t b) {
+    const auto s = block(b);
+    std::uint64_t k = first[b];
+    for (std::size_t i = 0; i < s.size(); ++i)
+      if (s[i] == target) ranks[k++] = b * kBlock + i;
+  });
+  return ranks;
+}
+
+}  // namespace
+
+RandomStates::RandomStates(const State& goal, const RandomOptions& options, const DistanceTable* table)
+    : goal_(goal), rng_(options.seed) {
+  if (!options.depth) return;
+  const int d = *options.depth;
+  if (!table) throw option_error("depth", "a depth needs the distance table of the goal");
+  if (!(table->board() == goal.board) || table->ranker().goal_blank() != goal.blank)
+    throw std::invalid_argument("RandomStates: the table is not the one of the goal's board and blank cell");
+  const std::vector<std::uint64_t>& hist = table->histogram();
+  if (d < 0) throw option_error("depth", "a depth is a number of moves, at least 0");
+  if (d > table->radius() || hist[d] == 0)
+    throw option_error("depth", "no state is " + std::to_string(d) + " moves from this goal: the radius is " +
+                                    std::to_string(table->radius()));
+  table_ = table;
+  depth_ = d;
+  const Ranker& ranker = table->ranker();
+  const Labelling lab(goal);
+  for (int t = 1; t < goal.cells(); ++t) tile_of_[lab.label[t]] = static_cast<std::uint8_t>(t);
+
+  // Every state at depth d has its blank on a cell of parity d mod 2: draw only those ranks.
+  for (int c = 0; c < goal.cells(); ++c)
+    if (blank_parity(ranker, c) == static_cast<unsigned>(d & 1)) cells_.push_back(c);
+  const std::uint64_t candidates = ranker.groups() * cells_.size();
+  if (hist[d] * kMaxExpectedTries >= candidates) return;  // rejection sampling
+
+  if (table->two_bit()) {  // a try is a descent: only the listed farthest states
+    if (d == table->radius())
+      for (const State& s : table->farthest(goal, kFarthestKept))
+        pool_.push_back(ranker.rank(lab.sequence(s), s.blank));
+    if (pool_.empty())
+      throw option_error("depth", "depth " + std::to_string(d) + " is too rare to sample on a two-bit table: " +
+                                      std::to_string(hist[d]) + " of " + std::to_string(ranker.size()) +
+                                      " states (it needs about 1 in " + std::to_string(kMaxExpectedTries) +
+                                      "; a byte table samples every depth)");
+    return;
+  }
+  if (hist[d] > kMaxPoolBytes / sizeof(std::uint64_t))
+    throw ResourceError("sampling depth " + std::to_string(d) + " needs its " + std::to_string(hist[d]) +
+                        " states in memory: " + std::to_string(hist[d] * sizeof(std::uint64_t)) +
+                        " bytes, more than 1 GiB");
+  pool_ = ranks_at(table->depths(), d, hist[d]);
+}
+
+std::uint64_t RandomStates::below(std::uint64_t n) {
+  // Draws below 2^64 mod n are rejected: the rest is a whole number of runs of n values.
+  const std::uint64_t reject = (0 - n) % n;
+  for (;;) {
+    const std::uint64_t x = rng_();
+    if (x >= reject) return x % n;
+  }
+}
+
+State RandomStates::state_of_rank(std::uint64_t r) const {
+  Sequence seq{};
+  const int blank = table_->ranker().unrank(r, seq);
+  State s{goal_.board, {}, blank};
+  for (int c = 0, k = 0; c < goal_.cells(); ++c)
+    if (c != blank) s.tiles[c] = tile_of_[seq[k++]];
+  return s;
+}
+
+State RandomStates::next() {
+  if (!pool_.empty()) return state_of_rank(pool_[below(pool_.size())]);
+  if (table_) {
+    const std::uint64_t cells = table_->ranker().cells(), k = cells_.size();
+    for (;;) {
+      const std::uint64_t x = below(table_->ranker().groups() * k);
+      const std::uint64_t r = (x / k) * cells + static_cast<std::uint64_t>(cells_[x % k]);
+      if (table_->depth_of_rank(r) == depth_) return state_of_rank(r);
+    }
+  }
+  // A uniform permutation (Fisher-Yates); the unreachable half is mapped onto the reachable one.
+  const int n = goal_.cells();
+  State s{goal_.board, {}, 0};
+  for (int c = 0; c < n; ++c) s.tiles[c] = static_cast<std::uint8_t>(c);
+  for (int i = n - 1; i > 0; --i) std::swap(s.tiles[i], s.tiles[below(static_cast<std::uint64_t>(i) + 1)]);
+  int one = 0, two = 0;
+  for (int c = 0; c < n; ++c) {
+    if (s.tiles[c] == 0) s.blank = c;
+    if (s.tiles[c] == 1) one = c;
+    if (s.tiles[c] == 2) two = c;
+  }
+  if (!solvable(s, goal_)) std::swap(s.tiles[one], s.tiles[two]);
+  return s;
+}
+
+std::uint64_t random_seed() {
+  std::random_device device;
+  return (static_cast<std::uint64_t>(device()) << 32) ^ device();
+}
+
+}  // namespace tilespace
