@@ -11,6 +11,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
+#include "cli/messages.hpp"
 #include "tilespace/errors.hpp"
 #include "tilespace/search/registry.hpp"
 
@@ -111,16 +112,6 @@ int main(int argc, char** argv) {
   serve->add_option("--trace-limit", vf.trace_limit, "Trace nodes per request")->capture_default_str();
   serve->add_option("--max-request", vf.max_request, "Largest request body in bytes")->capture_default_str();
 
-  if (argc > 1 && argv[1][0] != '-') {
-    const std::string sub = argv[1];
-    if (sub != "build" && sub != "query" && sub != "stats" && sub != "solve" && sub != "verify" && sub != "compare" &&
-        sub != "serve") {
-      std::fprintf(stderr,
-                   "tilespace: error: unknown subcommand '%s' (build, query, stats, solve, verify, compare, serve; see --help)\n",
-                   sub.c_str());
-      return kExitInput;
-    }
-  }
   LabFlags lf;
   auto* verify = app.add_subcommand("verify", "Check solvers against the exhaustive table on every (or a sample of) state");
   add_common(verify, c);
@@ -145,6 +136,42 @@ int main(int argc, char** argv) {
   auto* csv = compare->add_flag("--csv", lf.csv, "Print CSV");
   auto* md = compare->add_flag("--md", lf.md, "Print a Markdown table");
   csv->excludes(md);
+  compare->add_option("--lang", c.lang, "Messages in en or zh")->check(CLI::IsMember({"en", "zh"}));
+  verify->add_option("--lang", c.lang, "Messages in en or zh")->check(CLI::IsMember({"en", "zh"}));
+  stats->add_option("--lang", c.lang, "Messages in en or zh")->check(CLI::IsMember({"en", "zh"}));
+
+  CheckFlags cf;
+  std::string check_file;
+  auto* check = app.add_subcommand(
+      "check", "Verify another solver's answers: one 'START<TAB>GOAL<TAB>ANSWER' a line (ANSWER: moves such as RDLU, "
+               "a claimed optimal length, or unreachable)");
+  check->add_option("file", check_file, "The answers ('-' for standard input)")->required();
+  add_common(check, c, true, true, false);
+  check->add_option("--junit", cf.junit, "Also write JUnit XML: one <testcase> per line, in order");
+  lab_text(check, "--max-seconds", cf.max_seconds,
+           "4x4 and 5x5: time to prove each optimum by pattern-database search (above 0; default 60; exit 4 when a "
+           "line stays undecided)");
+  check->add_option("--lang", c.lang, "Messages in en or zh")->check(CLI::IsMember({"en", "zh"}));
+
+  RandomFlags rf;
+  auto* random = app.add_subcommand("random", "Print random start states, uniform over those reachable from the goal");
+  add_common(random, c, true, true, false);
+  lab_text(random, "--count", rf.count, "How many states, 1 to 1000000000 (default 1)");
+  lab_text(random, "--depth", rf.depth, "Only states exactly this many moves from the goal (uses the distance table)");
+  lab_text(random, "--seed", rf.seed, "Seed: the same seed gives the same states (default: random)");
+
+  if (argc > 1 && argv[1][0] != '-') {
+    const std::string sub = argv[1];
+    bool known = false;
+    for (const auto* s : app.get_subcommands({})) known = known || s->get_name() == sub;
+    if (!known) {
+      std::fprintf(stderr,
+                   "tilespace: error: unknown subcommand '%s' (build, query, stats, solve, check, random, verify, "
+                   "compare, serve; see --help)\n",
+                   sub.c_str());
+      return kExitInput;
+    }
+  }
 
   try {
     app.parse(argc, argv);
@@ -160,6 +187,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "tilespace: error: %s (see --help)\n", msg.c_str());
     return kExitInput;
   }
+  // One line on stderr, in the chosen language.
+  auto fail = [&](const std::exception& e, const char* kind, int code) {
+    const Messages m(c.lang);
+    std::fprintf(stderr, "tilespace: %s%s%s\n", m.get(kind).c_str(), m.colon().c_str(), m.error(e).c_str());
+    return code;
+  };
   try {
     if (build->parsed()) {
       bf.checkpoint_given = every->count() > 0;
@@ -174,21 +207,18 @@ int main(int argc, char** argv) {
     if (verify->parsed()) return cmd_verify(c, lf);
     if (compare->parsed()) return cmd_compare(c, start, lf);
     if (serve->parsed()) return cmd_serve(c, vf);
+    if (check->parsed()) return cmd_check(c, check_file, cf);
+    if (random->parsed()) return cmd_random(c, rf);
   } catch (const InputError& e) {
-    std::fprintf(stderr, "tilespace: error: %s\n", e.what());
-    return kExitInput;
+    return fail(e, "error", kExitInput);
   } catch (const DataError& e) {
-    std::fprintf(stderr, "tilespace: file error: %s\n", e.what());
-    return kExitData;
+    return fail(e, "file error", kExitData);
   } catch (const ResourceError& e) {
-    std::fprintf(stderr, "tilespace: out of resources: %s\n", e.what());
-    return kExitResource;
+    return fail(e, "out of resources", kExitResource);
   } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "tilespace: out of resources: out of memory\n");
-    return kExitResource;
+    return fail(std::runtime_error("out of memory"), "out of resources", kExitResource);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "tilespace: error: %s\n", e.what());
-    return kExitInput;
+    return fail(e, "error", kExitInput);
   }
   return kExitInput;
 }

@@ -50,6 +50,20 @@ int cmd_stats(Common& c, bool all_goals);
 // solve START (or --batch FILE): one instance, or many in parallel as JSON lines.
 int cmd_solve(Common& c, const std::optional<std::string>& start_arg, const SolveFlags& f);
 
+// check.cpp
+// Options of `check` and `random` beyond the common ones, as given (checked strictly).
+struct CheckFlags {
+  std::string junit;
+  std::optional<std::string> max_seconds;
+};
+struct RandomFlags {
+  std::optional<std::string> count, depth, seed;
+};
+// check FILE: verdict per answer line, summary, --junit; exit 1 if any line fails, 2 if one is malformed.
+int cmd_check(Common& c, const std::string& file, const CheckFlags& f);
+// random: N start states, uniform over the reachable ones or at exactly --depth from the goal.
+int cmd_random(Common& c, const RandomFlags& f);
+
 // serve.cpp: the HTTP service and the viewer.
 struct ServeFlags {
   std::string host = "127.0.0.1", static_dir, max_memory = "1G";

@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "tilespace/board.hpp"
+#include "tilespace/pdb/database.hpp"
+#include "tilespace/pdb/pattern.hpp"
 #include "tilespace/problem.hpp"
 #include "tilespace/state.hpp"
 #include "tilespace/table_store.hpp"
@@ -66,6 +68,13 @@ void write_result(const std::string& file, const std::vector<State>& path, const
 
 // Plays the path board by board: in place on a terminal, frame after frame otherwise.
 void animate(const std::vector<State>& path, const Labels& labels, int delay_ms);
+
+// The pattern-database store over --db, with --threads, build progress on stderr and notices.
+pdb::PdbStore make_pdb_store(const Common& c);
+
+// The partition from --heuristic pdb:SPEC or --pattern SPEC; plain "pdb" takes the board's
+// stock partition.
+pdb::Partition partition_for(const std::string& heuristic, const std::string& pattern, const State& goal);
 
 // The search memory limit without --max-memory: 3/4 of physical memory.
 std::uint64_t default_memory_limit();

@@ -17,6 +17,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
+#include "cli/messages.hpp"
 #include "tilespace/distance_table.hpp"
 #include "tilespace/errors.hpp"
 #include "tilespace/problem.hpp"
@@ -64,9 +65,11 @@ int cmd_verify(Common& c, const LabFlags& f) {
       default_memory_limit() / (c.threads > 0 ? static_cast<unsigned>(c.threads) : std::max(1u, std::thread::hardware_concurrency()));
   bool all_ok = true;
   json out = json::array();
+  const Messages m(c.lang);
   if (!c.json)
-    std::printf("%-30s %8s %9s %9s %8s %8s %7s %7s %14s %9s\n", "solver", "optimal?", "states", "optimal", "longer",
-                "excess", "failed", "stopped", "expanded", "seconds");
+    std::printf("%-30s %8s %9s %9s %8s %8s %7s %7s %14s %9s\n", m.get("solver").c_str(), m.get("optimal?").c_str(),
+                m.get("states").c_str(), m.get("optimal").c_str(), m.get("longer").c_str(), m.get("excess").c_str(),
+                m.get("failed").c_str(), m.get("stopped").c_str(), m.get("expanded").c_str(), m.get("seconds").c_str());
   for (const auto& combo : combos) {
     const search::VerifyReport r = search::verify(t, p.goal, combo, ranks, base, c.threads);
     all_ok = all_ok && r.ok();
@@ -80,16 +83,16 @@ int cmd_verify(Common& c, const LabFlags& f) {
       std::snprintf(excess, sizeof excess, "%llu/%llu", static_cast<unsigned long long>(r.total_excess),
                     static_cast<unsigned long long>(r.max_excess));
       std::printf("%-30s %8s %9llu %9llu %8llu %8s %7llu %7llu %14llu %9.2f%s\n", combo.name().c_str(),
-                  r.claims_optimal ? "yes" : "no", static_cast<unsigned long long>(r.states),
+                  m.get(r.claims_optimal ? "yes" : "no").c_str(), static_cast<unsigned long long>(r.states),
                   static_cast<unsigned long long>(r.optimal), static_cast<unsigned long long>(r.longer), excess,
                   static_cast<unsigned long long>(r.failed), static_cast<unsigned long long>(r.stopped),
-                  static_cast<unsigned long long>(r.expanded), r.seconds, r.ok() ? "" : "  FAILED");
+                  static_cast<unsigned long long>(r.expanded), r.seconds, r.ok() ? "" : ("  " + m.get("FAILED")).c_str());
       std::fflush(stdout);
     }
   }
   if (c.json) std::puts(out.dump().c_str());
-  else std::printf("%s\n", all_ok ? "verified: every path legal, every optimal solver optimal"
-                                   : "verification FAILED");
+  else std::printf("%s\n", m.get(all_ok ? "verified: every path legal, every optimal solver optimal"
+                                          : "verification FAILED").c_str());
   return all_ok ? kExitOk : kExitUnreachable;
 }
 
@@ -170,15 +173,16 @@ int cmd_compare(Common& c, const std::optional<std::string>& start_arg, const La
       rows.push_back({st.to_string() + " -> " + gl.to_string(), combo.name(), solver.run(st), opt});
     }
   }
-  auto length = [](const Row& r) {
-    return r.r.unreachable ? std::string("unreachable") : r.r.solved ? std::to_string(r.r.length())
-                                                          : r.r.stopped != search::Stop::None ? std::string("stopped")
-                                                                                               : std::string("none");
+  const Messages m(c.lang);
+  auto length = [&](const Row& r) {
+    return r.r.unreachable ? m.get("unreachable") : r.r.solved ? std::to_string(r.r.length())
+                                                  : r.r.stopped != search::Stop::None ? m.get("stopped")
+                                                                                       : m.get("none");
   };
-  auto optimal = [](const Row& r) {
+  auto optimal = [&](const Row& r) {
     if (r.r.unreachable) return std::string("-");
     if (!r.optimal || !r.r.solved) return std::string("?");
-    return std::string(r.r.length() == *r.optimal ? "yes" : "no");
+    return m.get(r.r.length() == *r.optimal ? "yes" : "no");
   };
   if (c.json) {
     json out = json::array();
@@ -194,7 +198,9 @@ int cmd_compare(Common& c, const std::optional<std::string>& start_arg, const La
     std::puts(out.dump().c_str());
     return kExitOk;
   }
-  const std::vector<std::string> head{"instance", "solver", "length", "optimal", "expanded", "generated", "peak KiB", "seconds"};
+  std::vector<std::string> head{"instance", "solver", "length", "optimal", "expanded", "generated", "peak KiB", "seconds"};
+  if (!f.csv)
+    for (auto& h : head) h = m.get(h);
   std::vector<std::vector<std::string>> cells;
   for (const auto& r : rows)
     cells.push_back({r.instance, r.solver, length(r), optimal(r), std::to_string(r.r.expanded), std::to_string(r.r.generated),

@@ -34,6 +34,7 @@
 #include "tilespace/distance_table.hpp"
 #include "tilespace/errors.hpp"
 #include "tilespace/problem.hpp"
+#include "tilespace/random_states.hpp"
 #include "tilespace/search/heuristics.hpp"
 #include "tilespace/search/registry.hpp"
 #include "tilespace/search/solve.hpp"
@@ -295,23 +296,26 @@ class Service {
   }
 
   json random(const httplib::Request& req) {
-    const Params p(req, {"goal", "board"});
+    const Params p(req, {"goal", "board", "depth", "seed"});
     const Problem pr = parse_pair(p, false);
-    thread_local std::mt19937_64 rng{std::random_device{}()};
-    State s = pr.goal;
-    std::shuffle(s.tiles.begin(), s.tiles.begin() + s.cells(), rng);
-    for (int c = 0; c < s.cells(); ++c)
-      if (s.tiles[c] == 0) s.blank = c;
-    if (!solvable(s, pr.goal)) {  // swap two tiles (not the blank): the other parity class
-      int a = 0, b = 1;
-      if (s.tiles[a] == 0) a = 2;
-      if (s.tiles[b] == 0) b = 2;
-      std::swap(s.tiles[a], s.tiles[b]);
-    }
-    json j{{"board", s.board.name()}, {"goal", tiles_json(pr.goal)}, {"state", tiles_json(s)}};
-    const DistanceTable* t = table(pr.goal.board, pr.goal.blank);
+    // The same generator as `tilespace random` (random_states.hpp).
+    RandomOptions o;
+    const DistanceTable* t = nullptr;
+    try {
+      o.seed = p.get("seed") ? search::parse_whole("seed", *p.get("seed"), 0, UINT64_MAX) : random_seed();
+      if (const auto d = p.get("depth")) {
+        o.depth = static_cast<int>(search::parse_whole("depth", *d, 0, 1000));
+        t = table(pr.goal.board, pr.goal.blank);
+        if (!t) throw option_error("depth", "needs the distance table of " + pr.goal.board.name() + ", which is not built");
+      }
+      const State s = RandomStates(pr.goal, o, t).next();
+      if (!t) t = table(pr.goal.board, pr.goal.blank);
+  json j{{"board", s.board.name()}, {"goal", tiles_json(pr.goal)}, {"state", tiles_json(s)}};
     j["length"] = t ? json(t->distance(s, pr.goal).value_or(-1)) : json(nullptr);
     return j;
+    } catch (const InputError& e) {
+      throw http_error(e);
+    }
   }
 
  private:

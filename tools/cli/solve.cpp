@@ -23,6 +23,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
+#include "cli/messages.hpp"
 #include "cli/report.hpp"
 #include "tilespace/distance_table.hpp"
 #include "tilespace/errors.hpp"
@@ -40,31 +41,6 @@ namespace {
 
 // ---- pattern databases ----
 
-pdb::PdbStore make_pdb_store(const Common& c) {
-  pdb::PdbStoreOptions o;
-  o.dir = c.db;
-  o.build.threads = c.threads;
-  o.build.on_layer = layer_progress(c, "cost", "placements");
-  o.note = note_on_stderr;
-  return pdb::PdbStore(std::move(o));
-}
-
-// The partition from --heuristic pdb:SPEC or --pattern SPEC; plain "pdb" takes the board's
-// largest stock partition.
-pdb::Partition partition_for(const std::string& heuristic, const std::string& pattern, const State& goal) {
-  std::string spec = heuristic.rfind("pdb:", 0) == 0 ? heuristic.substr(4) : "";
-  if (!spec.empty() && !pattern.empty() && spec != pattern)
-    throw InputError("give the pattern once: --heuristic " + heuristic + " or --pattern " + pattern);
-  if (spec.empty()) spec = pattern;
-  if (spec.empty()) {
-    const Board& b = goal.board;
-    spec = b.width() == 3 && b.height() == 3 ? "4-4" : b.width() == 4 && b.height() == 4 ? "7-8"
-         : b.width() == 5 && b.height() == 5 ? "6-6-6-6" : "";
-    if (spec.empty()) throw InputError("no stock partition for the " + b.name() + " board: give --pattern 1,2,3/4,5,6");
-  }
-  return pdb::parse_partition(spec, goal);
-}
-
 // ---- solve ----
 
 int solve_exit(const search::Result& r) {
@@ -74,19 +50,19 @@ int solve_exit(const search::Result& r) {
 }
 
 // The line that says why there is no path: "unreachable", "stopped by --max-nodes ...".
-std::string no_path_line(const search::Result& r, const search::SolvePlan& plan) {
-  if (r.unreachable) return "unreachable";
-  if (r.stopped == search::Stop::Depth)
-    return "stopped by --depth-limit " + std::to_string(plan.depth_limit) + " before a solution was found";
-  return std::string("stopped by --") + search::stop_name(r.stopped) + " before a solution was found";
+std::string no_path_line(const Messages& m, const search::Result& r, const search::SolvePlan& plan) {
+  if (r.unreachable) return m.get("unreachable");
+  return m.stopped(search::stop_name(r.stopped), r.stopped == search::Stop::Depth ? std::to_string(plan.depth_limit) : "");
 }
 
 // Prints one solve result (text or JSON), writes --result, plays --animate.
 int report_solve(const Common& c, const Problem& p, const SolveFlags& f, const search::SolvePlan& plan,
                  const std::string& heuristic, const search::Result& r) {
   const State& s = *p.start;
+  const Messages m(c.lang);
   // The result file first: it always describes this run, whatever is printed.
-  if (!f.result.empty()) write_result(f.result, r.solved ? r.path : std::vector<State>{}, p.labels, no_path_line(r, plan));
+  if (!f.result.empty())
+    write_result(f.result, r.solved ? r.path : std::vector<State>{}, p.labels, no_path_line(m, r, plan));
   if (c.json) {
     json j = result_json(s, p.goal, plan.algorithm, heuristic, r);
     j["path"] = path_json(r);
@@ -95,28 +71,19 @@ int report_solve(const Common& c, const Problem& p, const SolveFlags& f, const s
     return solve_exit(r);
   }
   if (r.unreachable) {
-    std::puts(c.lang == "zh" ? "目标状态不可达" : "unreachable");
+    std::puts(m.get("unreachable").c_str());
     return solve_exit(r);
   }
-  if (r.solved && c.lang == "zh") {
-    std::printf("%s移动%d步到达目标状态\n", plan.optimal ? "最少" : "", r.length());
-    std::printf("%s\n", r.moves.c_str());
-  } else if (r.solved) {
-    std::printf("%d move%s: %s\n", r.length(), r.length() == 1 ? "" : "s", r.moves.c_str());
-  } else {
-    std::printf("%s\n", no_path_line(r, plan).c_str());
-  }
-  std::printf("algorithm %s%s%s: expanded %llu, generated %llu, peak open %llu, closed %llu, peak memory %.1f KiB, %.6f s\n",
-              plan.algorithm.c_str(), heuristic.empty() ? "" : ", heuristic ", heuristic.c_str(),
-              static_cast<unsigned long long>(r.expanded), static_cast<unsigned long long>(r.generated),
-              static_cast<unsigned long long>(r.peak_open), static_cast<unsigned long long>(r.closed),
-              static_cast<double>(r.peak_bytes) / 1024.0, r.seconds);
+  std::puts((r.solved ? m.solved(r.length(), plan.optimal, r.moves) : no_path_line(m, r, plan)).c_str());
+  std::puts(m.search_statistics(plan.algorithm, heuristic, r.expanded, r.generated, r.peak_open, r.closed,
+                                static_cast<double>(r.peak_bytes) / 1024.0, r.seconds)
+                .c_str());
   if (f.animate) {
     std::puts("");
     animate(r.path, p.labels, f.delay_ms);
   } else {
     for (std::size_t i = 0; i < r.path.size(); ++i) {
-      std::printf("\n%zu%s\n", i, i == 0 ? " (start)" : i + 1 == r.path.size() ? " (goal)" : "");
+      std::printf("\n%s\n", m.step_label(i, r.path.size() - 1).c_str());
       print_board(r.path[i], p.labels);
     }
   }

@@ -18,6 +18,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
+#include "cli/messages.hpp"
 #include "cli/report.hpp"
 #include "tilespace/distance_table.hpp"
 #include "tilespace/errors.hpp"
@@ -75,13 +76,9 @@ int cmd_query(Common& c, const std::optional<std::string>& start_arg) {
     json j{{"board", s.board.name()}, {"start", tiles_json(s)}, {"goal", tiles_json(p.goal)}, {"reachable", d.has_value()}};
     j["length"] = d ? json(*d) : json(nullptr);
     std::puts(j.dump().c_str());
-  } else if (c.lang == "zh") {
-    if (d) std::printf("最少移动%d步到达目标状态\n", *d);
-    else std::puts("目标状态不可达");
-  } else if (d) {
-    std::printf("%d\n", *d);
   } else {
-    std::puts("unreachable");
+    const Messages m(c.lang);
+    std::puts(d ? m.optimal_length(*d).c_str() : m.get("unreachable").c_str());
   }
   return d ? kExitOk : kExitUnreachable;
 }
@@ -158,23 +155,31 @@ int cmd_stats(Common& c, bool all_goals) {
     std::puts(j.dump().c_str());
     return kExitOk;
   }
-  std::printf("board   %s\ngoal    %s\nstates  %llu\nradius  %d\nmean    %.4f\n", b.name().c_str(),
-              p.goal.to_string().c_str(), static_cast<unsigned long long>(states), t.radius(), mean_depth(t));
-  std::printf("\ndepth  states\n");
+  const Messages m(c.lang);
+  auto label = [&](const char* en) {  // a label padded to 8 columns
+    std::string s = m.get(en) + " ";
+    while (s.size() < 8) s += ' ';
+    return s;
+  };
+  std::printf("%s%s\n%s%s\n%s%llu\n%s%d\n%s%.4f\n", label("board").c_str(), b.name().c_str(), label("goal").c_str(),
+              p.goal.to_string().c_str(), label("states").c_str(), static_cast<unsigned long long>(states),
+              label("radius").c_str(), t.radius(), label("mean").c_str(), mean_depth(t));
+  std::printf("\n%5s  %s\n", m.get("depth").c_str(), m.get("states").c_str());
   for (std::size_t d = 0; d < h.size(); ++d) std::printf("%5zu  %llu\n", d, static_cast<unsigned long long>(h[d]));
-  std::printf("\nstates at the radius (%llu):\n", static_cast<unsigned long long>(h.back()));
+  std::printf("\n%s (%llu):\n", m.get("states at the radius").c_str(), static_cast<unsigned long long>(h.back()));
   constexpr std::size_t kShown = 20;
   for (std::size_t i = 0; i < far.size() && i < kShown; ++i) std::printf("  %s\n", far[i].to_string().c_str());
   if (far.empty() && h.back() > 0) {
-    std::printf("  (a two-bit table lists them only when there are at most %zu)\n", kFarthestKept);
+    std::printf(m.zh() ? "  （两位表只在不超过 %zu 个时列出）\n" : "  (a two-bit table lists them only when there are at most %zu)\n",
+                kFarthestKept);
   } else if (h.back() > kShown) {
-    std::printf("  ... and %llu more (--json lists up to %zu)\n", static_cast<unsigned long long>(h.back() - kShown),
-                kListed);
+    std::printf(m.zh() ? "  ……另有 %llu 个（--json 最多列出 %zu 个）\n" : "  ... and %llu more (--json lists up to %zu)\n",
+                static_cast<unsigned long long>(h.back() - kShown), kListed);
   }
   if (all_goals) {
-    std::printf("\nradius by goal blank cell:");
+    std::printf("\n%s", m.get("radius by goal blank cell:").c_str());
     for (const auto& g : per_goal) std::printf(" %d", g["radius"].get<int>());
-    std::printf("\nlongest optimal solution between any two states: %d\n", longest);
+    std::printf("\n%s %d\n", m.get("longest optimal solution between any two states:").c_str(), longest);
   }
   return kExitOk;
 }

@@ -1,0 +1,287 @@
+// `tilespace check FILE`: verifies another solver's answers (check.hpp decides each line), and
+// `tilespace random`: start states for such a run (random_states.hpp), the same code as /api/random.
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/commands.hpp"
+#include "cli/common.hpp"
+#include "cli/messages.hpp"
+#include "cli/report.hpp"
+#include "tilespace/check.hpp"
+#include "tilespace/distance_table.hpp"
+#include "tilespace/errors.hpp"
+#include "tilespace/pdb/solver.hpp"
+#include "tilespace/problem.hpp"
+#include "tilespace/query.hpp"
+#include "tilespace/random_states.hpp"
+#include "tilespace/search/registry.hpp"
+#include "tilespace/table_store.hpp"
+
+namespace tilespace::cli {
+
+using nlohmann::json;
+
+namespace {
+
+// One state field of a check line: the allocation-free forms first, the grammar for the rest.
+State parse_field(std::string_view field, const std::optional<Board>& board, InputError::About about) {
+  if (board) {
+    std::array<std::string_view, kMaxBoardCells + 1> tok;
+    int count = 0;
+    for (std::size_t i = 0; i < field.size() && count <= kMaxBoardCells;) {
+      const char ch = field[i];
+      if (ch == ' ' || ch == ',' || ch == ';' || ch == '\r') {
+        ++i;
+        continue;
+      }
+      if (ch == '/') break;  // rows: the grammar checks them
+      std::size_t j = i;
+      while (j < field.size() && field[j] != ' ' && field[j] != ',' && field[j] != ';' && field[j] != '\r' &&
+             field[j] != '/')
+        ++j;
+      tok[count++] = field.substr(i, j - i);
+      i = j;
+    }
+    if (field.find('/') == std::string_view::npos && count <= kMaxBoardCells)
+      if (auto s = parse_state_fast(tok.data(), count, *board)) return *s;
+  }
+  try {
+    return parse_state(field, board);
+  } catch (const InputError& e) {
+    throw InputError(about, e.detail);
+  }
+}
+
+// The optimum of a pair: from the exact table where the board has one, else proven by
+// pattern-database search within --max-seconds per line.
+class Oracle {
+ public:
+  Oracle(const Common& c, double max_seconds) : c_(c), tables_(make_store(c)), max_seconds_(max_seconds) {}
+
+  Optimum operator()(const State& start, const State& goal) {
+    if (const DistanceTable* t = table(goal)) {
+      const auto d = t->distance(start, goal);
+      return {d.has_value(), d.value_or(0)};
+    }
+    const pdb::PdbHeuristic& h = heuristic(goal);
+    search::Limits limits;
+    limits.max_seconds = max_seconds_;
+    const search::Result r = pdb::solve_idastar(start, h, limits);
+    return {r.solved, r.solved ? r.length() : 0};
+  }
+
+ private:
+  const DistanceTable* table(const State& goal) {
+    const std::string key = goal.board.name() + "/" + std::to_string(goal.blank);
+    if (const auto it = tables_by_goal_.find(key); it != tables_by_goal_.end()) return it->second;
+    const DistanceTable* t = nullptr;
+    if (is_packed(goal.board)) {
+      try {
+        DistanceTable::check_fits(goal.board);
+        t = &tables_.table(goal.board, goal.blank);
+      } catch (const ResourceError&) {
+        t = nullptr;  // no table can exist here (4x4): pattern databases
+      }
+    }
+    tables_by_goal_[key] = t;
+    return t;
+  }
+  const pdb::PdbHeuristic& heuristic(const State& goal) {
+    const std::string key = goal.board.name() + "|" + goal.to_string();
+    auto it = heuristics_.find(key);
+    if (it == heuristics_.end()) {
+      if (!pdbs_) pdbs_ = std::make_unique<pdb::PdbStore>(make_pdb_store(c_));
+      const pdb::Partition part = partition_for("pdb", "", goal);
+      it = heuristics_.emplace(key, std::make_unique<pdb::PdbHeuristic>(pdb::make_heuristic(*pdbs_, goal, part))).first;
+    }
+    return *it->second;
+  }
+
+  const Common& c_;
+  TableStore tables_;
+  std::unique_ptr<pdb::PdbStore> pdbs_;
+  double max_seconds_;
+  std::map<std::string, const DistanceTable*> tables_by_goal_;
+  std::map<std::string, std::unique_ptr<pdb::PdbHeuristic>> heuristics_;
+};
+
+struct CheckLine {
+  std::uint64_t line = 0;
+  std::string error, error_text;  // a malformed line: in English, and for the person
+  LineVerdict verdict;
+  State goal;
+};
+
+}  // namespace
+
+int cmd_check(Common& c, const std::string& file, const CheckFlags& f) {
+  const Messages m(c.lang);
+  const double max_seconds = f.max_seconds ? search::parse_real("max-seconds", *f.max_seconds, 0, 1e9, true) : 60.0;
+  const std::optional<Board> board = board_option(c);
+  std::optional<State> default_goal;
+  if (!c.goal.empty()) default_goal = parse_problem(ProblemText{c.board, std::nullopt, c.goal, ""}).goal;
+  const InputText input = read_input(file);
+  Oracle oracle(c, max_seconds);
+
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<CheckLine> lines;
+  CheckSummary summary;
+  std::uint64_t malformed = 0;
+  std::string out;
+  LineReader reader(input.text);
+  std::string_view line;
+  std::uint64_t no = 0;
+  while (reader.next(line, no)) {
+    if (blank_line(line)) continue;
+    CheckLine cl;
+    cl.line = no;
+    try {
+      // START <TAB> GOAL <TAB> ANSWER; GOAL may be empty (the default goal).
+      const std::size_t t1 = line.find('\t');
+      const std::size_t t2 = t1 == std::string_view::npos ? t1 : line.find('\t', t1 + 1);
+      if (t2 == std::string_view::npos || line.find('\t', t2 + 1) != std::string_view::npos)
+        throw InputError("expected START<TAB>GOAL<TAB>ANSWER (three fields separated by tabs; GOAL may be empty)");
+      std::string_view answer_text = line.substr(t2 + 1);
+      while (!answer_text.empty() && answer_text.back() == ' ') answer_text.remove_suffix(1);
+      while (!answer_text.empty() && answer_text.front() == ' ') answer_text.remove_prefix(1);
+      const State start = parse_field(line.substr(0, t1), board, InputError::About::start);
+      const std::string_view goal_text = line.substr(t1 + 1, t2 - t1 - 1);
+      cl.goal = blank_line(goal_text) ? (default_goal ? *default_goal : canonical_goal(start.board, start.cells() - 1))
+                                      : parse_field(goal_text, start.board, InputError::About::goal);
+      if (!(cl.goal.board == start.board)) throw InputError("the start and the goal are on different boards");
+      const Answer answer = parse_answer(answer_text);
+      cl.verdict = check_answer(start, cl.goal, answer, oracle);
+      summary.add(cl.verdict);
+    } catch (const InputError& e) {
+      cl.error = e.what();
+      cl.error_text = m.error(e);
+      ++malformed;
+      std::fprintf(stderr, "tilespace: %s\n", m.error(e.at_line(input.name, no)).c_str());
+    }
+    if (!c.json) {
+      out += m.line_no(no);
+      if (!cl.error.empty()) {
+        out += m.get("malformed") + m.colon() + cl.error_text;
+      } else {
+        out += cl.verdict.verdict == Verdict::ok ? m.get("ok") : m.get("FAILED") + " " + m.get(verdict_name(cl.verdict.verdict));
+        out += m.colon() + m.describe(cl.verdict, cl.goal);
+      }
+      out += '\n';
+      if (out.size() > (1 << 16)) {
+        std::fwrite(out.data(), 1, out.size(), stdout);
+        out.clear();
+      }
+    }
+    lines.push_back(std::move(cl));
+  }
+  if (lines.empty()) throw InputError(InputError::About::file, "no answers in it", input.name);
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::fwrite(out.data(), 1, out.size(), stdout);
+
+  if (!f.junit.empty()) {
+    std::vector<JUnitCase> cases;
+    cases.reserve(lines.size());
+    for (const auto& l : lines) {
+      JUnitCase jc;
+      jc.name = "line " + std::to_string(l.line);
+      jc.classname = input.name;
+      if (!l.error.empty()) {
+        jc.failed = true;
+        jc.failure_type = "malformed";
+        jc.message = l.error;
+      } else if (l.verdict.verdict != Verdict::ok) {
+        jc.failed = true;
+        jc.failure_type = verdict_name(l.verdict.verdict);
+        jc.message = describe(l.verdict, l.goal);
+      }
+      cases.push_back(std::move(jc));
+    }
+    write_file_atomic(f.junit, junit_xml("tilespace check " + input.name, cases));
+  }
+
+  const std::uint64_t undecided = summary.by_verdict[static_cast<int>(Verdict::undecided)];
+  const std::uint64_t failed = summary.failed() - undecided;
+  if (c.json) {
+    json verdicts = json::array();
+    for (const auto& l : lines) {
+      json j{{"line", l.line}};
+      if (!l.error.empty()) {
+        j["verdict"] = "malformed";
+        j["error"] = l.error;
+      } else {
+        j["verdict"] = verdict_name(l.verdict.verdict);
+        j["answered"] = l.verdict.answered < 0 ? json(nullptr) : json(l.verdict.answered);
+        j["optimal"] = l.verdict.optimal < 0 ? json(nullptr) : json(l.verdict.optimal);
+        j["message"] = describe(l.verdict, l.goal);
+      }
+      verdicts.push_back(std::move(j));
+    }
+    json by = json::object();
+    for (int v = 0; v < kVerdicts; ++v)
+      if (v != static_cast<int>(Verdict::ok)) by[verdict_name(static_cast<Verdict>(v))] = summary.by_verdict[v];
+    std::puts(json{{"lines", lines.size()}, {"passed", summary.passed}, {"failed", failed}, {"undecided", undecided},
+                   {"malformed", malformed}, {"failed_by_kind", by}, {"total_excess", summary.total_excess},
+                   {"seconds", secs}, {"verdicts", verdicts}}
+                  .dump()
+                  .c_str());
+  } else {
+    std::string kinds;
+    for (int v = 0; v < kVerdicts; ++v)
+      if (v != static_cast<int>(Verdict::ok) && summary.by_verdict[v])
+        kinds += (kinds.empty() ? "" : m.zh() ? "，" : ", ") + std::to_string(summary.by_verdict[v]) + " " +
+                 m.get(verdict_name(static_cast<Verdict>(v)));
+    std::printf("%s\n", m.check_summary(lines.size(), summary.passed, failed + undecided, malformed, kinds,
+                                        summary.total_excess, secs)
+                            .c_str());
+  }
+  if (malformed) return kExitInput;
+  if (failed) return kExitUnreachable;
+  if (undecided) return kExitResource;
+  return kExitOk;
+}
+
+// ---- random ----
+
+int cmd_random(Common& c, const RandomFlags& f) {
+  const Problem p = read_problem(c, std::nullopt);
+  const std::uint64_t count = f.count ? search::parse_whole("count", *f.count, 1, 1'000'000'000) : 1;
+  RandomOptions o;
+  o.seed = f.seed ? search::parse_whole("seed", *f.seed, 0, UINT64_MAX) : random_seed();
+  if (f.depth) o.depth = static_cast<int>(search::parse_whole("depth", *f.depth, 0, 1000));
+  TableStore store = make_store(c);
+  const DistanceTable* table = nullptr;
+  if (o.depth) {
+    if (!is_packed(p.board))
+      throw option_error("depth", "needs the distance table, and the " + p.board.name() + " board has none");
+    table = &store.table(p.goal.board, p.goal.blank);
+  }
+  RandomStates states(p.goal, o, table);
+  std::string out;
+  for (std::uint64_t i = 0; i < count; ++i) {
+    const State s = states.next();
+    if (c.json) {
+      json j{{"state", tiles_json(s)}};
+      if (o.depth) j["length"] = *o.depth;
+      out += j.dump();
+    } else {
+      out += s.to_string();
+    }
+    out += '\n';
+    if (out.size() > (1 << 16)) {
+      if (std::fwrite(out.data(), 1, out.size(), stdout) != out.size()) throw DataError("standard output: write failed");
+      out.clear();
+    }
+  }
+  if (std::fwrite(out.data(), 1, out.size(), stdout) != out.size() || std::fflush(stdout) != 0)
+    throw DataError("standard output: write failed");
+  return kExitOk;
+}
+
+}  // namespace tilespace::cli
