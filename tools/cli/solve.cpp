@@ -58,19 +58,15 @@ pdb::PdbStore make_pdb_store(const Common& c) {
   return pdb::PdbStore(std::move(o));
 }
 
-// The partition from --heuristic pdb:SPEC or --pattern SPEC; plain "pdb" takes the board's
-// largest stock partition.
-pdb::Partition partition_for(const std::string& heuristic, const std::string& pattern, const State& goal) {
+// The partition from --heuristic pdb:SPEC or --pattern SPEC; plain "pdb" takes the strongest
+// stock partition at hand or quick to build (pdb::choose_partition).
+pdb::Partition partition_for(const std::string& heuristic, const std::string& pattern, const State& goal,
+                             const pdb::PdbStore& store) {
   std::string spec = heuristic.rfind("pdb:", 0) == 0 ? heuristic.substr(4) : "";
   if (!spec.empty() && !pattern.empty() && spec != pattern)
     throw InputError("give the pattern once: --heuristic " + heuristic + " or --pattern " + pattern);
   if (spec.empty()) spec = pattern;
-  if (spec.empty()) {
-    const Board& b = goal.board;
-    spec = b.width() == 3 && b.height() == 3 ? "4-4" : b.width() == 4 && b.height() == 4 ? "7-8"
-         : b.width() == 5 && b.height() == 5 ? "6-6-6-6" : "";
-    if (spec.empty()) throw InputError("no stock partition for the " + b.name() + " board: give --pattern 1,2,3/4,5,6");
-  }
+  if (spec.empty()) return pdb::choose_partition(store, goal);
   return pdb::parse_partition(spec, goal);
 }
 
@@ -130,8 +126,8 @@ int report_solve(const Common& c, const Problem& p, const SolveFlags& f, const s
 
 int cmd_solve_pdb(Common& c, const Problem& p, const SolveFlags& f) {
   check_pdb_algorithm(f.algorithm);
-  const pdb::Partition part = partition_for(f.heuristic, f.pattern, p.goal);
   pdb::PdbStore store = make_pdb_store(c);
+  const pdb::Partition part = partition_for(f.heuristic, f.pattern, p.goal, store);
   const auto t0 = std::chrono::steady_clock::now();
   const pdb::PdbHeuristic h = pdb::make_heuristic(store, p.goal, part);
   const double load = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -242,7 +238,7 @@ int cmd_solve_batch(Common& c, const SolveFlags& f) {
     const std::string key = it.goal->board.name() + it.goal->to_string();
     try {
       if (use_pdb && !heuristics.count(key)) {
-        const pdb::Partition part = partition_for(f.heuristic, f.pattern, *it.goal);
+        const pdb::Partition part = partition_for(f.heuristic, f.pattern, *it.goal, pdbs);
         heuristic_name = "pdb:" + part.name;
         heuristics[key] = std::make_shared<const pdb::PdbHeuristic>(pdb::make_heuristic(pdbs, *it.goal, part));
       }
