@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <tbb/info.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <new>
@@ -70,6 +72,23 @@ Engine DistanceTable::choose_engine(const Board& board, Engine requested) {
 }
 
 void DistanceTable::check_fits(const Board& board) { (void)choose_engine(board); }
+
+BuildCost DistanceTable::estimate_build(const Board& board, Engine engine, int threads) {
+  require_packed(board);
+  if (engine == Engine::automatic) engine = fits(build_bytes(board, Engine::byte)) ? Engine::byte : Engine::two_bit;
+  const Ranker r(board, 0);
+  const int cores = std::max(1, static_cast<int>(tbb::info::default_concurrency()));
+  const int t = threads > 0 ? std::min(threads, cores) : cores;
+  const bool byte = engine == Engine::byte;
+  BuildCost c;
+  c.seconds = static_cast<double>(r.size()) * (byte ? kByteNsPerState : kTwoBitNsPerState) * 1e-9 / t;
+  c.memory = build_bytes(board, engine);
+  // The file: header, payload and, for two bits, the chunk checksums and at most kFarthestKept ranks.
+  const std::uint64_t payload = byte ? r.size() : two_bit_bytes(r);
+  c.disk = kHeaderSize + payload +
+           (byte ? 0 : 8 * (((payload + (std::uint64_t{1} << kChunkLog2) - 1) >> kChunkLog2) + kFarthestKept));
+  return c;
+}
 
 DistanceTable DistanceTable::build(const Board& board, int goal_blank, const BfsOptions& options) {
   const Ranker ranker(board, goal_blank);

@@ -316,11 +316,12 @@ BuildEstimate estimate_build(const Board& board, const Pattern& pattern, int thr
   BuildEstimate e;
   e.entries = ranker.size();
   e.bytes = 2 * e.entries;
-  // Measured on the 2-core reference machine: about 0.6 us per placement and thread on boards of at
-  // most 16 cells (region tables), 1.5 us on bigger ones (flood fills).
-  const int t = threads > 0 ? threads : static_cast<int>(tbb::info::default_concurrency());
-  const double per = board.cells() <= 16 ? 0.6e-6 : 1.5e-6;
-  e.seconds = static_cast<double>(e.entries) * per / std::max(1, t);
+  e.disk = kHeaderSize + e.entries;
+  // The rates measured on the 2-core reference machine (build.hpp).
+  const int cores = std::max(1, static_cast<int>(tbb::info::default_concurrency()));
+  const int t = threads > 0 ? std::min(threads, cores) : cores;
+  const double per = (board.cells() <= 16 ? kNsPerPlacementSmall : kNsPerPlacementLarge) * 1e-9;
+  e.seconds = static_cast<double>(e.entries) * per / t;
   return e;
 }
 

@@ -1,8 +1,11 @@
 #include "tilespace/pdb/database.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 
 #include "tilespace/errors.hpp"
+#include "tilespace/table_store.hpp"
 
 namespace tilespace::pdb {
 
@@ -55,14 +58,76 @@ std::filesystem::path PdbStore::path_for(const State& goal, const Pattern& patte
   return options_.dir / (goal.board.name() + "-" + goal.compact() + "-p" + tiles + ".pdb");
 }
 
+bool PdbStore::has(const State& goal, const Pattern& pattern) const {
+  std::error_code ec;
+  return cache_.count(path_for(goal, pattern).string()) || std::filesystem::exists(path_for(goal, pattern), ec);
+}
+
+BuildCost PdbStore::estimate(const State& goal, const Partition& partition) const {
+  BuildCost c;
+  std::uint64_t largest = 0;
+  for (const auto& p : partition.patterns) {
+    const BuildEstimate e = estimate_build(goal.board, p, options_.build.threads);
+    c.memory += e.entries;
+    if (has(goal, p)) continue;
+    c.seconds += e.seconds;
+    c.disk += e.disk;
+    largest = std::max(largest, e.entries);
+  }
+  c.memory += largest;
+  return c;
+}
+
+void PdbStore::check_build_time(const State& goal, const Partition& partition) const {
+  const BuildCost c = estimate(goal, partition);
+  if (c.seconds <= options_.max_auto_build_seconds) return;
+  std::string spec = partition.name;
+  const bool plain = std::all_of(spec.begin(), spec.end(), [](char ch) {
+    return std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == ',' || ch == '/';
+  });
+  if (!plain) spec = "'" + spec + "'";  // a spec has no quote of its own (parse_partition)
+  throw too_long_to_build("pattern database " + partition.name, goal, options_.dir, c,
+                          build_command(goal, options_.dir, "--pdb " + spec));
+}
+
 std::shared_ptr<const PatternDatabase> PdbStore::get(const State& goal, const Pattern& pattern) {
   const auto path = path_for(goal, pattern);
   if (const auto it = cache_.find(path.string()); it != cache_.end()) return it->second;
   std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) return build(goal, pattern);
+  if (!std::filesystem::exists(path, ec)) {
+    check_build_time(goal, Partition{pattern.name(), {pattern}});
+    return build(goal, pattern);
+  }
   auto db = std::make_shared<const PatternDatabase>(PatternDatabase::load(path, goal, pattern));
   cache_[path.string()] = db;
   return db;
+}
+
+std::vector<std::shared_ptr<const PatternDatabase>> PdbStore::get(const State& goal, const Partition& partition) {
+  check_build_time(goal, partition);
+  std::vector<std::shared_ptr<const PatternDatabase>> dbs;
+  for (const auto& p : partition.patterns) dbs.push_back(get(goal, p));
+  return dbs;
+}
+
+Partition choose_partition(const PdbStore& store, const State& goal) {
+  const Board& b = goal.board;
+  std::vector<Partition> stock;
+  for (const auto& name : stock_partitions(b)) stock.push_back(parse_partition(name, goal));
+  if (stock.empty()) throw InputError("no stock partition for the " + b.name() + " board: give --pattern 1,2,3/4,5,6");
+  auto placements = [&](const Partition& p) {
+    std::uint64_t n = 0;
+    for (const auto& pat : p.patterns) n += estimate_build(b, pat, 1).entries;
+    return n;
+  };
+  std::stable_sort(stock.begin(), stock.end(),
+                   [&](const Partition& x, const Partition& y) { return placements(x) > placements(y); });
+  for (const auto& p : stock)
+    if (std::all_of(p.patterns.begin(), p.patterns.end(), [&](const Pattern& pat) { return store.has(goal, pat); }))
+      return p;
+  for (const auto& p : stock)
+    if (store.estimate(goal, p).seconds <= store.options().max_auto_build_seconds) return p;
+  return stock.front();
 }
 
 std::shared_ptr<const PatternDatabase> PdbStore::build(const State& goal, const Pattern& pattern) {

@@ -52,9 +52,7 @@ int PdbHeuristic::reflected(const State& s) const {
 int PdbHeuristic::evaluate(const State& s) const { return std::max(direct(s), reflected(s)); }
 
 PdbHeuristic make_heuristic(PdbStore& store, const State& goal, const Partition& partition) {
-  std::vector<std::shared_ptr<const PatternDatabase>> dbs;
-  for (const auto& p : partition.patterns) dbs.push_back(store.get(goal, p));
-  return PdbHeuristic(goal, std::move(dbs));
+  return PdbHeuristic(goal, store.get(goal, partition));
 }
 
 namespace {

@@ -1,7 +1,9 @@
 #include "tilespace/table_store.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
+#include <cstring>
 #include <optional>
 #include <stdexcept>
 #include <cstdio>
@@ -10,6 +12,50 @@
 #include "tilespace/errors.hpp"
 
 namespace tilespace {
+
+namespace {
+
+// `word` as one shell word: bare when it holds only characters no shell treats specially.
+std::string shell_word(const std::string& word) {
+  const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char ch) {
+    return std::isalnum(static_cast<unsigned char>(ch)) || (ch && std::strchr("_-+=.,:/@%", ch));
+  });
+  if (plain) return word;
+  std::string q = "'";
+  for (const char ch : word) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return q + "'";
+}
+
+std::string size_words(std::uint64_t bytes) {
+  char buf[32];
+  const double gib = static_cast<double>(bytes) / (1ull << 30);
+  if (gib >= 0.1) std::snprintf(buf, sizeof buf, "%.1f GiB", gib);
+  else std::snprintf(buf, sizeof buf, "%.0f MiB", static_cast<double>(bytes) / (1 << 20));
+  return buf;
+}
+
+}  // namespace
+
+std::string build_command(const State& goal, const std::filesystem::path& dir, const std::string& extra) {
+  const Board& b = goal.board;
+  std::string cmd = "tilespace build --board " + b.name();
+  if (!(goal == canonical_goal(b, b.cells() - 1))) cmd += " --goal " + shell_word(goal.to_string());
+  if (!extra.empty()) cmd += " " + extra;
+  if (dir != "out") cmd += " --db " + shell_word(dir.string());
+  return cmd;
+}
+
+DataError too_long_to_build(const std::string& what, const State& goal, const std::filesystem::path& dir,
+                            const BuildCost& cost, const std::string& command) {
+  std::string where = dir.string();
+  if (where.empty() || where.back() != '/') where += '/';
+  char secs[64];
+  if (cost.seconds >= 120) std::snprintf(secs, sizeof secs, "%.0f s (%.0f min)", cost.seconds, cost.seconds / 60);
+  else std::snprintf(secs, sizeof secs, "%.0f s", cost.seconds);
+  return DataError("no " + what + " for this " + goal.board.name() + " goal in " + where + " (building it takes about " +
+                   secs + ", " + size_words(cost.memory) + " of memory, " + size_words(cost.disk) +
+                   " of disk): run  " + command);
+}
 
 TableStore::TableStore(StoreOptions options) : options_(std::move(options)) {}
 
@@ -33,7 +79,12 @@ const DistanceTable& TableStore::table(const Board& board, int goal_blank) {
   const auto path = path_for(board, goal_blank);
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) {
-    (void)DistanceTable::choose_engine(board, options_.engine);
+    const Engine engine = DistanceTable::choose_engine(board, options_.engine);
+    const BuildCost cost = DistanceTable::estimate_build(board, engine, options_.bfs.threads);
+    if (cost.seconds > options_.max_auto_build_seconds) {
+      const State goal = canonical_goal(board, goal_blank);
+      throw too_long_to_build("distance table", goal, options_.dir, cost, build_command(goal, options_.dir));
+    }
     if (options_.note) options_.note("no database " + path.string() + " yet: building it first");
     const auto& t = build(board, goal_blank);
     if (options_.note)

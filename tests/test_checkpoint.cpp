@@ -484,8 +484,9 @@ TEST_CASE("cli: build --resume killed at random moments ends with the same datab
 
   std::mt19937_64 rng(20260611);
   std::uniform_real_distribution<double> delay(0.3, std::max(0.31, ref_seconds));
+  // --force: a run after one that finished builds again (instead of finding the table up to date).
   const std::vector<std::string> args{"build", "--board", "3x4", "--bits", "2", "--checkpoint-every", "1", "--resume",
-                                      "--db", bdir.string()};
+                                      "--force", "--db", bdir.string()};
   int kills = 0, random_kills = 0, last_layer = -1;
   std::vector<std::string> pids;  // of the runs so far
   std::string kill_times;

@@ -37,9 +37,13 @@ int main(int argc, char** argv) {
   std::string batch;
 
   BuildFlags bf;
-  auto* build = app.add_subcommand("build", "Build distance databases into the database folder");
+  auto* build = app.add_subcommand("build", "Build distance tables or pattern databases into the database folder");
   add_common(build, c);
   build->add_flag("--all-goals", bf.all_goals, "One table per blank cell: every (start, goal) pair");
+  build->add_option("--pdb", bf.pdb,
+                    "The pattern databases of a partition instead of a distance table: 7-8, 6-6-3, 5-5-5 (4x4), "
+                    "6-6-6-6 (5x5), 4-4 (3x3), or tiles such as 1,2,3/4,5,6");
+  build->add_flag("--force", bf.force, "Rebuild files that exist (a valid file is otherwise kept: 'up to date')");
   build->add_option("--bits", bf.bits,
                     "Engine: 8 (a byte a state) or 2 (two bits a state, for boards up to 16 cells whose byte table "
                     "does not fit; distances by descent); default: 8 where it fits, else 2")

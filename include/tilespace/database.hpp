@@ -80,6 +80,15 @@ class MappedFile {
   std::size_t size_ = 0;
 };
 
+// What building one database (or a set of them) costs: the estimates of
+// DistanceTable::estimate_build and pdb::estimate_build, by which the stores decide whether a
+// missing database is built on the fly (table_store.hpp, pdb/database.hpp).
+struct BuildCost {
+  double seconds = 0;       // wall time on this machine class
+  std::uint64_t memory = 0;  // peak bytes of memory
+  std::uint64_t disk = 0;    // bytes of the database files written
+};
+
 struct DatabaseInfo {
   std::uint8_t kind = kKindDistanceTable;
   State goal;

@@ -66,6 +66,24 @@ class DistanceTable {
   // choose_engine for the automatic choice, for callers that only need to know a table can exist.
   static void check_fits(const Board& board);
 
+  // What a build with `engine` (automatic: the one choose_engine takes, without its memory check)
+  // on `threads` threads (0 or more than the cores: all cores) costs: time, build_bytes of memory,
+  // and the database file's size. The time is the reachable states times a cost per state and
+  // thread, divided by the threads (linear scaling is what the measurements show on 2 cores; more
+  // cores are assumed to scale alike, which is optimistic for these memory-bound passes).
+  // The costs were measured on the 2-core reference machine, whole builds including the write:
+  //   byte engine:    3x4, 239,500,800 states in 6.9 s on 2 threads    -> kByteNsPerState = 57.6 ns
+  //   two-bit engine: 2x7, 43,589,145,600 states in 17 min 50 s on 2 threads
+  //                   (`tilespace build --board 2x7 --checkpoint-every 0`) -> kTwoBitNsPerState = 49.1 ns
+  // (per state and thread). Checked with `/usr/bin/time tilespace build --board 3x4 --bits 8|2
+  // --threads 2 --force` while other jobs kept the 2 cores busy (load average 2.5-5): byte 15.7 s of
+  // CPU (65 ns a state; 17.9 s wall), two-bit 13.0 s of CPU (54 ns a state; 13.0 s wall), against
+  // the 6.9 s and 5.9 s estimated for 2 free cores; 2x5 (1,814,400 states) took 0.17 s / 0.21 s,
+  // estimated 52 / 45 ms (process start and the write dominate a board that small).
+  // Throws InputError as build does.
+  static constexpr double kByteNsPerState = 57.6, kTwoBitNsPerState = 49.1;
+  static BuildCost estimate_build(const Board& board, Engine engine = Engine::automatic, int threads = 0);
+
   const Ranker& ranker() const noexcept { return ranker_; }
   const Board& board() const noexcept { return ranker_.board(); }
   State goal() const { return canonical_goal(board(), ranker_.goal_blank()); }

@@ -73,7 +73,9 @@ inline InputError option_error(const std::string& option, const std::string& det
   return InputError(InputError::About::option, detail, option);
 }
 
-// A database file that cannot be trusted: the message names the file and the problem.
+// A database file that cannot be trusted: the message names the file and the problem. Also a
+// missing database whose build is too long to start on the fly (table_store.hpp: too_long_to_build):
+// the message names the `tilespace build` command.
 struct DataError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };

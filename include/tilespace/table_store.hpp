@@ -13,6 +13,7 @@
 #include <tuple>
 
 #include "tilespace/distance_table.hpp"
+#include "tilespace/errors.hpp"
 
 namespace tilespace {
 
@@ -26,7 +27,22 @@ struct StoreOptions {
   // time goes to checkpoints); with `resume`, continue from the checkpoint if there is one.
   double checkpoint_every = 300;
   bool resume = false;
+  // A missing table whose build is estimated (DistanceTable::estimate_build) to take longer than
+  // this is not built on the fly: table() throws DataError with the estimate and the command that
+  // builds it (too_long_to_build). `tilespace build` sets it to infinity.
+  double max_auto_build_seconds = 60;
 };
+
+// The `tilespace build` command that builds a database of `goal`'s board into `dir`, exactly as a
+// user types it: --board, --goal unless `goal` is the default goal (tiles 1..N-1, the blank last),
+// `extra` (e.g. "--pdb 7-8"), --db unless `dir` is "out". Words a shell would split are quoted.
+std::string build_command(const State& goal, const std::filesystem::path& dir, const std::string& extra = "");
+
+// The DataError for a missing database whose build takes longer than the stores start on their own:
+// "no WHAT for this WxH goal in DIR/ (building it takes about S s, M GiB of memory, D GiB of disk):
+// run  COMMAND".
+DataError too_long_to_build(const std::string& what, const State& goal, const std::filesystem::path& dir,
+                            const BuildCost& cost, const std::string& command);
 
 class TableStore {
  public:
@@ -37,7 +53,8 @@ class TableStore {
   std::filesystem::path checkpoint_for(const Board& board, int goal_blank) const;
 
   // The table for goals with the blank on `goal_blank`: from memory, else loaded from its file,
-  // else built and saved first (with a notice). Throws DataError if the file exists but is bad,
+  // else built and saved first (with a notice). Throws DataError if the file exists but is bad or
+  // is missing and its build is estimated over max_auto_build_seconds (naming the build command),
   // ResourceError if a build does not fit.
   const DistanceTable& table(const Board& board, int goal_blank);
 

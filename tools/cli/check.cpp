@@ -98,7 +98,7 @@ class Oracle {
     auto it = heuristics_.find(key);
     if (it == heuristics_.end()) {
       if (!pdbs_) pdbs_ = std::make_unique<pdb::PdbStore>(make_pdb_store(c_));
-      const pdb::Partition part = partition_for("pdb", "", goal);
+      const pdb::Partition part = partition_for("pdb", "", goal, *pdbs_);
       it = heuristics_.emplace(key, std::make_unique<pdb::PdbHeuristic>(pdb::make_heuristic(*pdbs_, goal, part))).first;
     }
     return *it->second;

@@ -33,10 +33,14 @@ struct BuildFlags {
   int bits = 0;                   // 0: automatic (byte engine where it fits), 8 or 2
   double checkpoint_every = 300;  // seconds between checkpoints of a two-bit build (0: none)
   bool checkpoint_given = false, resume = false;
+  std::string pdb;                // the pattern databases of this partition instead of a distance table
+  bool force = false;             // rebuild files that exist (valid or not)
 };
 
 // tables.cpp
-// build: the distance table for the goal (or, with all_goals, one per blank cell).
+// build: the distance table for the goal (or, with all_goals, one per blank cell), or with --pdb
+// the pattern databases of a partition. A valid existing file is "up to date" (loaded, so checked)
+// and kept unless --force; a bad one is a data error unless --force, which replaces it.
 int cmd_build(Common& c, const BuildFlags& f);
 // query START: the optimal number of moves to the goal; exit 1 if unreachable.
 int cmd_query(Common& c, const std::optional<std::string>& start_arg);

@@ -130,28 +130,23 @@ std::uint64_t default_memory_limit() { return physical_memory() / 4 * 3; }
 
 // ---- pattern databases ----
 
-pdb::PdbStore make_pdb_store(const Common& c) {
+pdb::PdbStore make_pdb_store(const Common& c, double max_auto_build_seconds) {
   pdb::PdbStoreOptions o;
   o.dir = c.db;
   o.build.threads = c.threads;
   o.build.on_layer = layer_progress(c, "cost", "placements");
   o.note = note_on_stderr;
+  o.max_auto_build_seconds = max_auto_build_seconds;
   return pdb::PdbStore(std::move(o));
 }
 
-// The partition from --heuristic pdb:SPEC or --pattern SPEC; plain "pdb" takes the board's
-// largest stock partition.
-pdb::Partition partition_for(const std::string& heuristic, const std::string& pattern, const State& goal) {
+// The partition from --heuristic pdb:SPEC or --pattern SPEC (the planner has checked they agree);
+// plain "pdb" takes the strongest stock partition at hand or quick to build (pdb::choose_partition).
+pdb::Partition partition_for(const std::string& heuristic, const std::string& pattern, const State& goal,
+                             const pdb::PdbStore& store) {
   std::string spec = heuristic.rfind("pdb:", 0) == 0 ? heuristic.substr(4) : "";
-  if (!spec.empty() && !pattern.empty() && spec != pattern)
-    throw InputError("give the pattern once: --heuristic " + heuristic + " or --pattern " + pattern);
   if (spec.empty()) spec = pattern;
-  if (spec.empty()) {
-    const Board& b = goal.board;
-    spec = b.width() == 3 && b.height() == 3 ? "4-4" : b.width() == 4 && b.height() == 4 ? "7-8"
-         : b.width() == 5 && b.height() == 5 ? "6-6-6-6" : "";
-    if (spec.empty()) throw InputError("no stock partition for the " + b.name() + " board: give --pattern 1,2,3/4,5,6");
-  }
+  if (spec.empty()) return pdb::choose_partition(store, goal);
   return pdb::parse_partition(spec, goal);
 }
 

@@ -69,12 +69,14 @@ void write_result(const std::string& file, const std::vector<State>& path, const
 // Plays the path board by board: in place on a terminal, frame after frame otherwise.
 void animate(const std::vector<State>& path, const Labels& labels, int delay_ms);
 
-// The pattern-database store over --db, with --threads, build progress on stderr and notices.
-pdb::PdbStore make_pdb_store(const Common& c);
+// The pattern-database store over --db, with --threads, build progress on stderr and notices;
+// builds estimated over `max_auto_build_seconds` are refused with the build command (exit 3).
+pdb::PdbStore make_pdb_store(const Common& c, double max_auto_build_seconds = 60);
 
-// The partition from --heuristic pdb:SPEC or --pattern SPEC; plain "pdb" takes the board's
-// stock partition.
-pdb::Partition partition_for(const std::string& heuristic, const std::string& pattern, const State& goal);
+// The partition from --heuristic pdb:SPEC or --pattern SPEC; plain "pdb" takes the strongest stock
+// partition at hand or quick to build (pdb::choose_partition).
+pdb::Partition partition_for(const std::string& heuristic, const std::string& pattern, const State& goal,
+                             const pdb::PdbStore& store);
 
 // The search memory limit without --max-memory: 3/4 of physical memory.
 std::uint64_t default_memory_limit();

@@ -91,8 +91,8 @@ int report_solve(const Common& c, const Problem& p, const SolveFlags& f, const s
 }
 
 int cmd_solve_pdb(Common& c, const Problem& p, const SolveFlags& f, const search::SolvePlan& plan) {
-  const pdb::Partition part = partition_for(plan.heuristic, plan.pattern, p.goal);
   pdb::PdbStore store = make_pdb_store(c);
+  const pdb::Partition part = partition_for(plan.heuristic, plan.pattern, p.goal, store);
   const auto t0 = std::chrono::steady_clock::now();
   const pdb::PdbHeuristic h = pdb::make_heuristic(store, p.goal, part);
   const double load = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -199,7 +199,7 @@ int cmd_solve_batch(Common& c, const SolveFlags& f) {
       const search::SolvePlan& plan = plan_for(it.goal->board);
       heuristic_names[key] = plan.heuristic;
       if (plan.pattern_database && !heuristics.count(key)) {
-        const pdb::Partition part = partition_for(plan.heuristic, plan.pattern, *it.goal);
+        const pdb::Partition part = partition_for(plan.heuristic, plan.pattern, *it.goal, pdbs);
         heuristic_names[key] = "pdb:" + part.name;
         heuristics[key] = std::make_shared<const pdb::PdbHeuristic>(pdb::make_heuristic(pdbs, *it.goal, part));
       }

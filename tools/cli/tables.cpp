@@ -1,5 +1,5 @@
-// `tilespace build`, `query` (one START, or --batch FILE) and `stats`: the exhaustive distance
-// tables.
+// `tilespace build` (distance tables and pattern databases), `query` (one START, or --batch FILE)
+// and `stats`: the exhaustive distance tables.
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
@@ -10,7 +10,9 @@
 #include <cstring>
 #include <filesystem>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,6 +24,8 @@
 #include "cli/report.hpp"
 #include "tilespace/distance_table.hpp"
 #include "tilespace/errors.hpp"
+#include "tilespace/pdb/database.hpp"
+#include "tilespace/pdb/pattern.hpp"
 #include "tilespace/query.hpp"
 #include "tilespace/table_store.hpp"
 
@@ -29,17 +33,72 @@ namespace tilespace::cli {
 
 using nlohmann::json;
 
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+bool file_exists(const std::filesystem::path& p) {
+  std::error_code ec;
+  return std::filesystem::exists(p, ec);
+}
+
+// build --pdb SPEC: the partition's databases for the goal, each kept when its file is valid.
+int build_pdb(const Common& c, const BuildFlags& f, const State& goal) {
+  const pdb::Partition part = pdb::parse_partition(f.pdb, goal);
+  pdb::PdbStore store = make_pdb_store(c, std::numeric_limits<double>::infinity());  // building is what was asked
+  json out = json::array();
+  for (const pdb::Pattern& pattern : part.patterns) {
+    const std::string path = store.path_for(goal, pattern).string();
+    const bool up_to_date = !f.force && file_exists(path);
+    const auto t0 = std::chrono::steady_clock::now();
+    // An existing file is loaded, which checks its header and checksum (DataError naming it).
+    const auto db = up_to_date ? store.get(goal, pattern) : store.build(goal, pattern);
+    const double secs = seconds_since(t0);
+    const int largest = static_cast<int>(db->histogram().size()) - 1;
+    if (c.json) {
+      json tiles = json::array();
+      for (const auto t : pattern.tiles) tiles.push_back(static_cast<int>(t));
+      out.push_back({{"file", path}, {"up_to_date", up_to_date}, {"partition", part.name}, {"pattern", tiles},
+                     {"goal", tiles_json(goal)}, {"entries", db->ranker().size()}, {"largest", largest},
+                     {"seconds", secs}});
+    } else if (up_to_date) {
+      std::printf("up to date: %s\n", path.c_str());
+    } else {
+      std::printf("built %s: pattern %s, %llu placements, largest value %d, %.2f s\n", path.c_str(),
+                  pattern.name().c_str(), static_cast<unsigned long long>(db->ranker().size()), largest, secs);
+    }
+  }
+  if (c.json) std::puts(out.dump().c_str());
+  return kExitOk;
+}
+
+}  // namespace
+
 int cmd_build(Common& c, const BuildFlags& f) {
+  if (f.all_goals && !c.goal.empty())
+    throw option_error("goal", "does not apply with --all-goals (it builds one table per blank cell)");
+  if (!f.pdb.empty()) {
+    if (f.bits) throw option_error("bits", "does not apply with --pdb (a pattern database holds a byte a placement)");
+    if (f.checkpoint_given)
+      throw option_error("checkpoint-every", "does not apply with --pdb (only two-bit table builds take checkpoints)");
+    if (f.resume) throw option_error("resume", "does not apply with --pdb (only two-bit table builds take checkpoints)");
+    if (f.all_goals)
+      throw option_error("all-goals", "does not apply with --pdb (pattern databases are for one goal: give --goal)");
+  }
   Problem p = read_problem(c, std::nullopt);
+  if (!f.pdb.empty()) return build_pdb(c, f, p.goal);
   const Board& b = p.goal.board;
   const Engine engine = DistanceTable::choose_engine(b, static_cast<Engine>(f.bits));
   if (engine == Engine::byte && (f.resume || f.checkpoint_given))
-    throw InputError(std::string(f.resume ? "--resume" : "--checkpoint-every") +
-                     " applies to the two-bit engine (--bits 2); the " + b.name() + " table is built with the byte engine");
+    throw option_error(f.resume ? "resume" : "checkpoint-every",
+                       "applies to the two-bit engine (--bits 2); the " + b.name() + " table is built with the byte engine");
   StoreOptions o = store_options(c);
   o.engine = engine;
   o.checkpoint_every = f.checkpoint_every;
   o.resume = f.resume;
+  o.max_auto_build_seconds = std::numeric_limits<double>::infinity();  // building is what was asked
   TableStore store(std::move(o));
   std::vector<int> blanks;
   if (f.all_goals) {
@@ -49,13 +108,24 @@ int cmd_build(Common& c, const BuildFlags& f) {
   }
   json out = json::array();
   for (int blank : blanks) {
-    const auto t0 = std::chrono::steady_clock::now();
-    const DistanceTable& t = store.build(b, blank);
-    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const auto path = store.path_for(b, blank).string();
+    const auto t0 = std::chrono::steady_clock::now();
+    // An existing file is kept if it loads (header and checksums checked; a two-bit table's every
+    // chunk too) and is of the engine asked for, if one was; a bad one is a DataError naming it.
+    bool up_to_date = false;
+    if (!f.force && file_exists(path)) {
+      const DistanceTable& t = store.table(b, blank);
+      t.verify_all(c.threads);
+      up_to_date = f.bits == 0 || (t.two_bit() ? 2 : 8) == f.bits;
+    }
+    const DistanceTable& t = up_to_date ? store.table(b, blank) : store.build(b, blank);
+    const double secs = seconds_since(t0);
     if (c.json) {
-      out.push_back({{"file", path}, {"goal", tiles_json(t.goal())}, {"states", t.ranker().size()},
-                     {"radius", t.radius()}, {"bits", t.two_bit() ? 2 : 8}, {"seconds", secs}});
+      out.push_back({{"file", path}, {"up_to_date", up_to_date}, {"goal", tiles_json(t.goal())},
+                     {"states", t.ranker().size()}, {"radius", t.radius()}, {"bits", t.two_bit() ? 2 : 8},
+                     {"seconds", secs}});
+    } else if (up_to_date) {
+      std::printf("up to date: %s\n", path.c_str());
     } else {
       std::printf("built %s: %llu states, radius %d, %s, %.2f s\n", path.c_str(),
                   static_cast<unsigned long long>(t.ranker().size()), t.radius(), t.two_bit() ? "2 bits" : "8 bits", secs);

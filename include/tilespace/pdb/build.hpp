@@ -37,11 +37,25 @@ struct BuildOptions {
 
 struct BuildEstimate {
   std::uint64_t entries = 0;  // placements: n!/(n-k)!
-  std::uint64_t bytes = 0;    // peak working memory of the build
+  std::uint64_t bytes = 0;    // peak working memory of the build: 2 bytes a placement
+  std::uint64_t disk = 0;     // the file: its header and one byte a placement
   double seconds = 0;         // rough time on this machine class, from measured rates
 };
 
+// Time: the placements times a cost per placement and thread, divided by `threads` (0 or more than
+// the cores: all cores). The costs, measured on the 2-core reference machine (whole builds through
+// `tilespace build --pdb`, including the write):
+//   boards of at most 16 cells (region tables): kNsPerPlacementSmall
+//     4x4 7-8: 7 tiles (57,657,600) in 28 s, 8 tiles (518,918,400) in 180 s on 2 threads -> 0.69-0.97 us;
+//     4x4 6-6-3 (11,534,880) in 2.3 s -> 0.40 us; 5-5-5 (1,572,480) in 0.3 s -> 0.38 us;
+//     6-6-3 again (`build --board 4x4 --pdb 6-6-3 --goal "0 1 ... 15" --threads 2 --force`, the
+//     cores shared with other jobs): 7.2 s wall, 5.9 s of CPU -> 0.51 us.
+//     0.75 us keeps the large ones (the ones the one-minute rule is about) right: 7-8 is
+//     estimated at 216 s (measured 210 s); 6-6-3 at 4.3 s.
+//   bigger boards (flood fills): kNsPerPlacementLarge
+//     5x5 6-6-6-6 (4 x 127,512,000) in 557 s on 2 threads -> 2.2 us (estimated 561 s).
 // Precondition: the pattern's tiles are tiles of a board with at most kMaxPdbCells cells.
+inline constexpr double kNsPerPlacementSmall = 750, kNsPerPlacementLarge = 2200;
 BuildEstimate estimate_build(const Board& board, const Pattern& pattern, int threads);
 
 struct BuiltDatabase {

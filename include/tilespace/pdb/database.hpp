@@ -55,24 +55,49 @@ struct PdbStoreOptions {
   std::filesystem::path dir = "out";
   BuildOptions build;                             // threads and progress for builds
   std::function<void(const std::string&)> note;  // one-line notices (estimate, building, built)
+  // Missing databases whose builds are estimated (estimate_build) to take longer than this in all
+  // are not built on the fly: get() throws DataError with the estimate and the `tilespace build`
+  // command instead (table_store.hpp: too_long_to_build). `tilespace build` sets it to infinity.
+  double max_auto_build_seconds = 60;
 };
 
 // The database folder: files <W>x<H>-<goal>-p<tiles>.pdb, e.g. out/4x4-0-1-2-...-15-p1.2.3.4.5.6.7.pdb.
 // Loads on demand, builds and saves the missing ones (announcing the estimated time and memory
-// first), caches them. Not thread-safe; the databases it hands out are.
+// first) when that is short, caches them. Not thread-safe; the databases it hands out are.
 class PdbStore {
  public:
   explicit PdbStore(PdbStoreOptions options);
+  const PdbStoreOptions& options() const noexcept { return options_; }
   std::filesystem::path path_for(const State& goal, const Pattern& pattern) const;
-  // From memory, else its file, else built and saved. Throws DataError for a bad file,
+  // Whether the file of `pattern` for `goal` exists (it is not read).
+  bool has(const State& goal, const Pattern& pattern) const;
+  // What building the partition's missing databases costs: the sum of their times and files;
+  // memory: every database of the partition (mapped for the search) plus the marks of the largest
+  // build (build.hpp: a byte a placement).
+  BuildCost estimate(const State& goal, const Partition& partition) const;
+  // From memory, else its file, else built and saved. Throws DataError for a bad file or when the
+  // build is estimated over max_auto_build_seconds (naming `tilespace build --pdb <its tiles>`),
   // ResourceError if a build does not fit.
   std::shared_ptr<const PatternDatabase> get(const State& goal, const Pattern& pattern);
+  // Every database of the partition, in its order. The missing ones are built only if together
+  // they are estimated within max_auto_build_seconds; else nothing is built and the DataError
+  // names the partition's build command (`tilespace build --board 4x4 --pdb 7-8`).
+  std::vector<std::shared_ptr<const PatternDatabase>> get(const State& goal, const Partition& partition);
   // Builds and saves even if the file exists.
   std::shared_ptr<const PatternDatabase> build(const State& goal, const Pattern& pattern);
 
  private:
+  void check_build_time(const State& goal, const Partition& partition) const;
   PdbStoreOptions options_;
   std::map<std::string, std::shared_ptr<const PatternDatabase>> cache_;
 };
+
+// The partition `solve --heuristic pdb` uses for `goal` (3x3: 4-4; 4x4: 7-8, 6-6-3, 5-5-5 from
+// the strongest; 5x5: 6-6-6-6; stronger = more placements in all): the strongest stock partition
+// whose files are all in the store; else the strongest whose missing databases build within the
+// store's max_auto_build_seconds (built on first use, with a notice); else the strongest, so that
+// get() names the command that builds it. Throws InputError when the board has no stock partition
+// or the goal's blank is not in a corner (parse_partition).
+Partition choose_partition(const PdbStore& store, const State& goal);
 
 }  // namespace tilespace::pdb

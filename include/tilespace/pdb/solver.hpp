@@ -54,7 +54,8 @@ class PdbHeuristic {
   std::array<std::uint8_t, kMaxPdbCells> sigma_{}, transpose_{};
 };
 
-// Builds or loads (through `store`) the databases of `partition` for `goal`.
+// Builds or loads (through `store`) the databases of `partition` for `goal`: PdbStore::get, which
+// refuses (DataError naming the build command) missing databases that take over a minute to build.
 PdbHeuristic make_heuristic(PdbStore& store, const State& goal, const Partition& partition);
 
 // IDA* from `start` to the heuristic's goal: an optimal path with expanded/generated counts.
