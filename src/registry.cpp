@@ -15,7 +15,7 @@ namespace {
 constexpr OptionSet kLimits = bit(Option::max_nodes) | bit(Option::max_seconds) | bit(Option::max_memory);
 constexpr OptionSet kTraced = bit(Option::trace) | bit(Option::trace_limit);
 constexpr OptionSet kBase = kLimits | kTraced;
-constexpr OptionSet kInformed = kBase | bit(Option::heuristic) | bit(Option::pattern);
+constexpr OptionSet kInformed = kBase | bit(Option::heuristic);
 
 }  // namespace
 
@@ -46,7 +46,8 @@ const std::vector<AlgorithmInfo>& algorithm_catalog() {
       {"greedy", false, true, kInformed, false, "greedy best-first search on h"},
       {"astar", true, true, kInformed, false, "A*: best-first on f = g + h"},
       {"wastar", false, true, kInformed | bit(Option::weight), false, "weighted A*: f = g + w*h (--weight)"},
-      {"idastar", true, true, kInformed, true, "IDA*: iterative deepening on f = g + h"},
+      {"idastar", true, true, kInformed | bit(Option::pattern), true,
+       "IDA*: iterative deepening on f = g + h (also with pattern databases, --pattern)"},
   };
   return catalog;
 }
@@ -215,7 +216,7 @@ SolvePlan plan_solve(const SolveRequest& q, const PlanContext& ctx) {
       throw option_error("pattern", "applies to pattern-database heuristics (--heuristic pdb), not " + p.heuristic);
     if (p.pattern_database) {
       if (p.algorithm != "idastar")
-        throw option_error("heuristic", "pattern databases run with idastar, not " + p.algorithm);
+        throw option_error(q.heuristic ? "heuristic" : "pattern", "pattern databases run with idastar, not " + p.algorithm);
       if (q.trace || q.trace_limit)
         throw option_error(q.trace ? "trace" : "trace-limit",
                            "records the search algorithms on boards of up to 16 cells, not pattern-database searches");
@@ -246,7 +247,7 @@ SolvePlan plan_solve(const SolveRequest& q, const PlanContext& ctx) {
   p.trace = q.trace;
   p.trace_limit = q.trace_limit ? parse_whole("trace-limit", *q.trace_limit, 1, ctx.trace_limit_ceiling)
                                 : std::min(ctx.trace_limit_default, ctx.trace_limit_ceiling);
-  if (q.trace_limit && !q.trace) throw option_error("trace-limit", "applies with --trace");
+  if (q.trace_limit && !q.trace) throw option_error("trace-limit", "applies only when a trace is recorded");
   return p;
 }
 

@@ -77,6 +77,8 @@ const std::vector<std::pair<std::regex, std::string>>& error_forms() {
         {"does not apply to (\\S+)", "不适用于 $1"},
         {"does not apply with (\\S+)", "不能与 $1 同用"},
         {"applies with (\\S+)", "只能与 $1 同用"},
+        {"applies only when a trace is recorded", "只在记录搜索树（--trace）时适用"},
+        {"pattern databases run with idastar, not (\\S+)", "模式数据库只能与 idastar 同用，不能用于 $1"},
         {"must be a whole number from (\\S+) to (\\S+), not '(.*)'( \\(too large\\))?", "必须是 $1 到 $2 之间的整数，而不是 '$3'"},
         {"must be a number above (\\S+) and at most (\\S+), not '(.*)'", "必须是大于 $1、不超过 $2 的数，而不是 '$3'"},
         {"must be a number from (\\S+) to (\\S+), not '(.*)'", "必须是 $1 到 $2 之间的数，而不是 '$3'"},

@@ -175,7 +175,8 @@ class Service {
       json opts = json::array();
       const search::AlgorithmInfo* info = search::find_algorithm(a["name"].get<std::string>());
       for (int i = 0; i < search::kOptions; ++i)
-        if (info->applies & search::bit(static_cast<search::Option>(i)))
+        if ((info->applies & search::bit(static_cast<search::Option>(i))) &&
+            static_cast<search::Option>(i) != search::Option::pattern)  // pattern databases: command line only
           opts.push_back(api_name(std::string(search::option_name(static_cast<search::Option>(i)))));
       a["options"] = opts;
       a["boards"] = info->any_board ? "any" : "up to 16 cells";
@@ -242,7 +243,7 @@ class Service {
       throw http_error(e);
     }
     if (plan.pattern_database)
-      throw bad("heuristic", "heuristic: pattern-database searches run from the command line (tilespace solve --heuristic pdb)");
+      throw bad(q.heuristic ? "heuristic" : "pattern", std::string(q.heuristic ? "heuristic" : "pattern") + ": pattern-database searches run from the command line (tilespace solve --heuristic pdb)");
     search::SolveOptions o;
     o.algorithm = plan.algorithm;
     o.heuristic = plan.heuristic.empty() ? "manhattan" : plan.heuristic;
