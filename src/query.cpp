@@ -105,7 +105,7 @@ BatchStats run_batch(TableStore& store, std::string_view input, std::string& out
 
     auto fail = [&](const std::string& msg) {
       ++stats.errors;
-      err << "tilespace: line " << line_no << ": " << msg << '\n';
+      err << "tilespace: " << options.name << " line " << line_no << ": " << msg << '\n';
       if (options.json) {
         out += "{\"error\":\"" + json_escape(msg) + "\"}\n";
       } else {

@@ -1,9 +1,10 @@
 // Batch queries: many "START [GOAL]" lines answered from the distance tables.
 //
-// Each line holds a start and optionally a goal on the batch's board, as N (or 2N) tiles
-// separated by blanks, commas or '/', or as one (or two) compact tokens such as 123456780.
-// Empty lines and lines starting with '#' are skipped. A line is parsed without allocation on the
-// common forms; anything else goes through parse_state, which also words the error messages.
+// Each line holds a start and optionally a goal on the batch's board, in the grammar of
+// problem.hpp (parse_line_pair): N (or 2N) tiles separated by blanks or commas, rows split by '/',
+// or one (or two) compact tokens such as 123456780. A byte-order mark, CRLF, '#' comments and
+// blank lines are accepted. A line is parsed without allocation on the common forms
+// (parse_state_fast); anything else, and every error, goes through parse_line_pair.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +21,7 @@ struct BatchOptions {
   State goal;         // used for lines without a goal; also fixes the board
   bool json = false;  // {"length":n} per line instead of n / unreachable
   std::uint64_t first_line = 1;  // number of the first line of `input`, for messages
+  std::string name = "input";    // the input's name in messages ("pairs.txt line 7: ...")
 };
 
 struct BatchStats {

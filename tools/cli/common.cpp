@@ -111,12 +111,12 @@ void write_result(const std::string& file, const std::vector<State>& path, const
 }
 
 // Plays the path board by board: in place on a terminal, frame after frame otherwise.
-void animate(const std::vector<State>& path, const Labels& labels, int delay_ms) {
+void animate(const std::vector<State>& path, const Labels& labels, int delay_ms, bool zh) {
   const bool tty = ::isatty(STDOUT_FILENO);
   const int lines = path.empty() ? 0 : path[0].board.height() + 1;
   for (std::size_t i = 0; i < path.size(); ++i) {
     if (tty && i) std::printf("\x1b[%dA", lines);  // back to the top of the frame
-    std::printf("move %zu/%zu%s\n", i, path.size() - 1, tty ? "\x1b[K" : "");
+    std::printf(zh ? "第 %zu/%zu 步%s\n" : "move %zu/%zu%s\n", i, path.size() - 1, tty ? "\x1b[K" : "");
     std::fputs(board_text(path[i], labels).c_str(), stdout);
     if (!tty) std::puts("");
     std::fflush(stdout);

@@ -67,7 +67,7 @@ void write_result(const std::string& file, const std::vector<State>& path, const
                   const std::string& no_path_line);
 
 // Plays the path board by board: in place on a terminal, frame after frame otherwise.
-void animate(const std::vector<State>& path, const Labels& labels, int delay_ms);
+void animate(const std::vector<State>& path, const Labels& labels, int delay_ms, bool zh = false);
 
 // The pattern-database store over --db, with --threads, build progress on stderr and notices;
 // builds estimated over `max_auto_build_seconds` are refused with the build command (exit 3).

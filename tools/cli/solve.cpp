@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -80,7 +81,7 @@ int report_solve(const Common& c, const Problem& p, const SolveFlags& f, const s
                 .c_str());
   if (f.animate) {
     std::puts("");
-    animate(r.path, p.labels, f.delay_ms);
+    animate(r.path, p.labels, f.delay_ms, m.zh());
   } else {
     for (std::size_t i = 0; i < r.path.size(); ++i) {
       std::printf("\n%s\n", m.step_label(i, r.path.size() - 1).c_str());
@@ -103,22 +104,25 @@ int cmd_solve_pdb(Common& c, const Problem& p, const SolveFlags& f, const search
   return report_solve(c, p, f, plan, "pdb:" + part.name, r);
 }
 
-// Whether the exact table of `board` can exist on this machine.
-bool table_fits(const Board& board) {
-  if (!is_packed(board)) return false;
+// Whether the exact table of the goal can be had at once: its file is there, or it fits and
+// builds within the stores' one minute (a 2x7 table is used once built, never built on the fly).
+bool table_at_hand(const Common& c, const State& goal) {
+  if (!is_packed(goal.board)) return false;
   try {
-    DistanceTable::check_fits(board);
-    return true;
+    DistanceTable::check_fits(goal.board);
   } catch (const ResourceError&) {
     return false;
   }
+  std::error_code ec;
+  if (std::filesystem::exists(make_store(c).path_for(goal.board, goal.blank), ec)) return true;
+  return DistanceTable::estimate_build(goal.board, Engine::automatic, c.threads).seconds <= StoreOptions{}.max_auto_build_seconds;
 }
 
 // The planning context of the command line: no ceilings, 3/4 of memory by default.
-search::PlanContext plan_context(const Board& board) {
+search::PlanContext plan_context(const Common& c, const State& goal) {
   search::PlanContext ctx;
-  ctx.board = board;
-  ctx.table_available = table_fits(board);
+  ctx.board = goal.board;
+  ctx.table_available = table_at_hand(c, goal);
   ctx.default_max_bytes = default_memory_limit();
   return ctx;
 }
@@ -178,7 +182,7 @@ int cmd_solve_batch(Common& c, const SolveFlags& f) {
   std::map<std::string, search::SolvePlan> plans;
   auto plan_for = [&](const Board& b) -> const search::SolvePlan& {
     auto it = plans.find(b.name());
-    if (it == plans.end()) it = plans.emplace(b.name(), search::plan_solve(f.request, plan_context(b))).first;
+    if (it == plans.end()) it = plans.emplace(b.name(), search::plan_solve(f.request, plan_context(c, canonical_goal(b, b.cells() - 1)))).first;
     return it->second;
   };
   const std::optional<Board> board = board_option(c);
@@ -306,7 +310,7 @@ int cmd_solve(Common& c, const std::optional<std::string>& start_arg, const Solv
   const Problem p = read_problem(c, start_arg.value_or("-"));  // no START: standard input
   search::SolveRequest request = f.request;
   request.trace = !f.trace.empty();
-  const search::SolvePlan plan = search::plan_solve(request, plan_context(p.board));
+  const search::SolvePlan plan = search::plan_solve(request, plan_context(c, p.goal));
   if (plan.pattern_database) return cmd_solve_pdb(c, p, f, plan);
 
   const State& s = *p.start;

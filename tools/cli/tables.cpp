@@ -166,6 +166,7 @@ int cmd_batch(Common& c, const std::string& file) {
   BatchOptions opt;
   opt.goal = p.goal;
   opt.json = c.json;
+  opt.name = file == "-" ? "standard input" : file;
   BatchStats total;
   std::string buf, out;
   std::vector<char> chunk(1 << 22);
