@@ -1,0 +1,97 @@
+// `tilespace serve` as a child process for the HTTP tests (test_serve.cpp, test_front_door.cpp,
+// test_check_cli.cpp), and a GET that expects a JSON reply.
+#pragma once
+
+#include <catch2/catch.hpp>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <httplib.h>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace testing {
+
+// `tilespace serve --port 0` as a child process; the port from its first stdout line.
+class Server {
+ public:
+  explicit Server(const std::filesystem::path& db, std::vector<std::string> extra = {}) {
+    int out[2];
+    REQUIRE(::pipe(out) == 0);
+    pid_ = ::fork();
+    REQUIRE(pid_ >= 0);
+    if (pid_ == 0) {
+      ::dup2(out[1], STDOUT_FILENO);
+      ::close(out[0]);
+      ::close(out[1]);
+      std::vector<std::string> args{TILESPACE_CLI, "serve", "--host", "127.0.0.1", "--port", "0", "--db", db.string()};
+      args.insert(args.end(), extra.begin(), extra.end());
+      std::vector<char*> argv;
+      for (auto& a : args) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      ::execv(argv[0], argv.data());
+      ::_exit(127);
+    }
+    ::close(out[1]);
+    std::string line;
+    char ch = 0;
+    while (::read(out[0], &ch, 1) == 1 && ch != '\n') line += ch;
+    ::close(out[0]);
+    const std::string prefix = "listening on http://127.0.0.1:";
+    INFO("first line: " << line);
+    REQUIRE(line.rfind(prefix, 0) == 0);
+    port_ = std::stoi(line.substr(prefix.size()));
+  }
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+  ~Server() {
+    if (pid_ > 0) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, nullptr, 0);
+    }
+  }
+  int port() const { return port_; }
+  bool alive() const { return ::kill(pid_, 0) == 0; }
+  // SIGTERM; returns the exit status (-1 if it did not exit within 10 s).
+  int stop() {
+    ::kill(pid_, SIGTERM);
+    for (int i = 0; i < 1000; ++i) {
+      int st = 0;
+      if (::waitpid(pid_, &st, WNOHANG) == pid_) {
+        pid_ = -1;
+        return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return -1;
+  }
+
+ private:
+  pid_t pid_ = -1;
+  int port_ = 0;
+};
+
+struct Reply {
+  int status = 0;
+  nlohmann::json body;
+};
+
+inline Reply get(httplib::Client& cli, const std::string& path) {
+  auto res = cli.Get(path.c_str());
+  REQUIRE(res);
+  Reply r;
+  r.status = res->status;
+  INFO(path << " -> " << res->status << " " << res->body.substr(0, 300));
+  REQUIRE(res->get_header_value("Content-Type") == "application/json");
+  r.body = nlohmann::json::parse(res->body);
+  return r;
+}
+
+}  // namespace testing
