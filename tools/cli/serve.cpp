@@ -1,8 +1,7 @@
-// `tilespace serve`: the HTTP query service and the web viewer (tools/viewer/, API in
-// tools/viewer/API.md). Tables are loaded (or, for small boards, built) once and shared by every
-// request; searches run under a per-request node, time and memory budget and at most
-// --max-solves at once. Every handler turns bad input into HTTP 400 with a JSON error naming the
-// parameter; no request can end the process.
+// `tilespace serve`: the HTTP server's lifecycle — routes, the viewer's files, compression,
+// signals, listening — around the service (service.hpp: tables, searches, answers) and its
+// requests (http_params.hpp). Every handler turns bad input into HTTP 400 with a JSON error naming
+// the parameter; no request can end the process. API: tools/viewer/API.md.
 #include <httplib.h>
 #include <pthread.h>
 #include <signal.h>
@@ -10,35 +9,20 @@
 
 #include <nlohmann/json.hpp>
 
-#include <algorithm>
-#include <atomic>
-#include <charconv>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <map>
-#include <mutex>
-#include <optional>
-#include <random>
-#include <semaphore>
 #include <sstream>
 #include <string>
 #include <string_view>
 #include <thread>
-#include <vector>
 
 #include "cli/assets.hpp"
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
-#include "cli/report.hpp"
-#include "tilespace/distance_table.hpp"
+#include "cli/http_params.hpp"
+#include "cli/service.hpp"
 #include "tilespace/errors.hpp"
-#include "tilespace/problem.hpp"
-#include "tilespace/random_states.hpp"
-#include "tilespace/search/heuristics.hpp"
-#include "tilespace/search/registry.hpp"
-#include "tilespace/search/solve.hpp"
-#include "tilespace/table_store.hpp"
 
 namespace tilespace::cli {
 
@@ -48,287 +32,6 @@ namespace {
 
 constexpr int kBuildOnDemandCells = 10;  // tables of boards this small are built when first asked for
 
-// A request the service refuses: HTTP status, message, and the parameter at fault (may be empty).
-struct HttpError : std::runtime_error {
-  int status;
-  std::string param;
-  HttpError(int st, std::string p, const std::string& msg) : std::runtime_error(msg), status(st), param(std::move(p)) {}
-};
-HttpError bad(const std::string& param, const std::string& msg) { return HttpError(400, param, msg); }
-
-// The query parameters of one request, checked against the names an endpoint accepts.
-class Params {
- public:
-  Params(const httplib::Request& req, std::initializer_list<std::string_view> allowed) : req_(req) {
-    for (const auto& [k, v] : req.params) {
-      if (std::find(allowed.begin(), allowed.end(), k) == allowed.end()) {
-        std::string names;
-        for (auto a : allowed) {
-          if (!names.empty()) names += ", ";
-          names += a;
-        }
-        throw bad(k, "unknown parameter '" + k + "' (this endpoint takes " + names + ")");
-      }
-      if (req.params.count(k) > 1) throw bad(k, "parameter '" + k + "' given more than once");
-    }
-  }
-  std::optional<std::string> get(const std::string& name) const {
-    const auto it = req_.params.find(name);
-    if (it == req_.params.end()) return std::nullopt;
-    return it->second;
-  }
-  bool flag(const std::string& name) const {
-    const auto v = get(name);
-    if (!v || *v == "0" || *v == "false") return false;
-    if (v->empty() || *v == "1" || *v == "true") return true;
-    throw bad(name, name + " must be 0 or 1, not '" + *v + "'");
-  }
-
- private:
-  const httplib::Request& req_;
-};
-
-// An option's name in the API's words: "max-nodes" -> "max_nodes".
-std::string api_name(std::string name) {
-  std::replace(name.begin(), name.end(), '-', '_');
-  return name;
-}
-
-// An input error in the API's words: the parameter at fault, and the message about it.
-HttpError http_error(const InputError& e) {
-  using About = InputError::About;
-  switch (e.about) {
-    case About::start: return bad("start", "start: " + e.detail);
-    case About::goal: return bad("goal", "goal: " + e.detail);
-    case About::board: return bad("board", "board: " + e.detail);
-    case About::option: return bad(api_name(e.name), api_name(e.name) + ": " + e.detail);
-    default: return bad("", e.what());
-  }
-}
-
-// board, start (if `need_start`) and goal from the parameters, in the one grammar (problem.hpp).
-Problem parse_pair(const Params& p, bool need_start) {
-  ProblemText t;
-  t.board = p.get("board").value_or("");
-  if (need_start) {
-    const auto s = p.get("start");
-    if (!s || s->find_first_not_of(" ,+\t") == std::string::npos) throw bad("start", "start is required");
-    t.start = *s;
-  }
-  if (const auto g = p.get("goal"); g && g->find_first_not_of(" ,+\t") != std::string::npos) t.goal = *g;
-  try {
-    return parse_problem(t);
-  } catch (const InputError& e) {
-    throw http_error(e);
-  }
-}
-
-class Service {
- public:
-  Service(const Common& c, const ServeFlags& f)
-      : flags_(f),
-        store_(make_store(c)),
-        max_solves_(f.max_solves > 0 ? f.max_solves : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))),
-        solves_(max_solves_),
-        max_bytes_(search::parse_bytes("max-memory", f.max_memory)) {}
-
-  // The table for goals on `b` with the blank on `blank`: from memory or disk, built when small;
-  // null when the board cannot have one or its file was never built.
-  const DistanceTable* table(const Board& b, int blank) {
-    std::lock_guard lock(store_mu_);
-    if (const DistanceTable* t = store_.loaded(b, blank)) return t;
-    if (!is_packed(b)) return nullptr;
-    try {
-      DistanceTable::check_fits(b);
-    } catch (const ResourceError&) {
-      return nullptr;
-    }
-    std::error_code ec;
-    if (b.cells() > kBuildOnDemandCells && !std::filesystem::exists(store_.path_for(b, blank), ec)) return nullptr;
-    return &store_.table(b, blank);
-  }
-  const DistanceTable& need_table(const State& goal) {
-    if (const DistanceTable* t = table(goal.board, goal.blank)) return *t;
-    if (is_packed(goal.board)) {
-      try {
-        DistanceTable::check_fits(goal.board);
-      } catch (const ResourceError& e) {  // e.g. 4x4: no table can exist on this machine
-        throw HttpError(404, "board", "no distance table for " + goal.board.name() + ": " + e.what() +
-                                          " (/api/solve searches it instead)");
-      }
-    }
-    throw HttpError(404, "board",
-                    "no distance table for " + goal.board.name() + " with this goal" +
-                        (is_packed(goal.board) ? "; build it with: tilespace build --board " + goal.board.name() +
-                                                     " --goal '" + goal.to_string() + "'"
-                                               : " (boards over 16 cells have none)"));
-  }
-
-  json info() const {
-    json algs = json::array(), heus = json::array();
-    for (const auto& a : search::algorithm_catalog())
-      algs.push_back({{"name", a.name}, {"optimal", a.optimal}, {"uses_heuristic", a.uses_heuristic},
-                      {"description", a.description}});
-    for (const auto& h : search::heuristic_catalog())
-      heus.push_back({{"name", h.name}, {"admissible", h.admissible}, {"description", h.description}});
-    for (auto& a : algs) {
-      json opts = json::array();
-      const search::AlgorithmInfo* info = search::find_algorithm(a["name"].get<std::string>());
-      for (int i = 0; i < search::kOptions; ++i)
-        if ((info->applies & search::bit(static_cast<search::Option>(i))) &&
-            static_cast<search::Option>(i) != search::Option::pattern)  // pattern databases: command line only
-          opts.push_back(api_name(std::string(search::option_name(static_cast<search::Option>(i)))));
-      a["options"] = opts;
-      a["boards"] = info->any_board ? "any" : "up to 16 cells";
-    }
-    for (auto& h : heus) {
-      const search::HeuristicInfo* info = search::find_heuristic(h["name"].get<std::string>());
-      h["needs_table"] = info->needs_table;
-      h["pattern_database"] = info->pattern_database;
-    }
-    return {{"version", "0.1.0"},
-            {"algorithms", algs},
-            {"heuristics", heus},
-            {"limits",
-             {{"max_nodes", flags_.max_nodes}, {"max_seconds", flags_.max_seconds}, {"trace_limit", flags_.trace_limit},
-              {"max_memory", max_bytes_}, {"max_solves", max_solves_}}}};
-  }
-
-  json query(const httplib::Request& req) {
-    const Params p(req, {"start", "goal", "board"});
-    const Problem pr = parse_pair(p, true);
-    const State& s = *pr.start;
-    const DistanceTable& t = need_table(pr.goal);
-    json j{{"board", s.board.name()}, {"start", tiles_json(s)}, {"goal", tiles_json(pr.goal)}};
-    if (solvable(s, pr.goal)) {
-      j["reachable"] = true;
-      j["length"] = t.distance(s, pr.goal).value_or(-1);
-    } else {
-      j["reachable"] = false;
-      j["length"] = nullptr;
-    }
-    return j;
-  }
-
-  json solve(const httplib::Request& req) {
-    const Params p(req, {"start", "goal", "board", "algorithm", "heuristic", "pattern", "trace", "weight",
-                         "depth_limit", "max_nodes", "max_seconds", "max_memory", "trace_limit"});
-    const Problem pr = parse_pair(p, true);
-    const State& s = *pr.start;
-    // The same planning step as the command line, with the service's limits as ceilings.
-    search::SolveRequest q;
-    q.algorithm = p.get("algorithm");
-    q.heuristic = p.get("heuristic");
-    q.pattern = p.get("pattern");
-    q.weight = p.get("weight");
-    q.depth_limit = p.get("depth_limit");
-    q.max_nodes = p.get("max_nodes");
-    q.max_seconds = p.get("max_seconds");
-    q.max_memory = p.get("max_memory");
-    q.trace_limit = p.get("trace_limit");
-    q.trace = p.flag("trace");
-    search::PlanContext ctx;
-    ctx.board = s.board;
-    ctx.default_algorithm = "astar";
-    ctx.max_nodes_ceiling = flags_.max_nodes;
-    ctx.max_seconds_ceiling = flags_.max_seconds;
-    ctx.default_max_bytes = max_bytes_;
-    ctx.max_bytes_ceiling = max_bytes_;
-    ctx.trace_limit_default = flags_.trace_limit;
-    ctx.trace_limit_ceiling = flags_.trace_limit;
-    search::SolvePlan plan;
-    try {
-      plan = search::plan_solve(q, ctx);
-    } catch (const InputError& e) {
-      throw http_error(e);
-    }
-    if (plan.pattern_database)
-      throw bad(q.heuristic ? "heuristic" : "pattern", std::string(q.heuristic ? "heuristic" : "pattern") + ": pattern-database searches run from the command line (tilespace solve --heuristic pdb)");
-    search::SolveOptions o;
-    o.algorithm = plan.algorithm;
-    o.heuristic = plan.heuristic.empty() ? "manhattan" : plan.heuristic;
-    o.weight = plan.weight;
-    o.depth_limit = plan.depth_limit;
-    o.limits = plan.limits;
-    const bool traced = plan.trace;
-    const std::size_t trace_limit = plan.trace_limit;
-
-    const bool reachable = solvable(s, pr.goal);
-    const DistanceTable* t = reachable ? table(pr.goal.board, pr.goal.blank) : nullptr;
-    const bool needs_table = plan.needs_table;
-    if (needs_table && reachable && !t)
-      throw bad(o.algorithm == "table" ? "algorithm" : "heuristic",
-                (o.algorithm == "table" ? std::string("algorithm table") : std::string("heuristic exact")) +
-                    " needs the distance table of " + pr.goal.board.name() + ", which is not built");
-    o.table = t;
-
-    std::optional<search::Trace> trace;
-    if (traced) {
-      trace.emplace(trace_limit);
-      o.trace = &*trace;
-    }
-    if (!solves_.try_acquire_for(std::chrono::seconds(2)))
-      throw HttpError(503, "", "busy: " + std::to_string(max_solves_) + " searches are running; try again");
-    struct Slot {  // gives the search slot back however solve() ends
-      std::counting_semaphore<4096>& sem;
-      ~Slot() { sem.release(); }
-    } slot{solves_};
-    const search::Result r = search::solve(s, pr.goal, o);
-
-    json j = solve_json(s, pr.goal, plan.algorithm, plan.heuristic, r, t);
-    if (trace) add_trace_json(j, *trace, s.board);
-    return j;
-  }
-
-  json stats(const httplib::Request& req) {
-    const Params p(req, {"goal", "board"});
-    const Problem pr = parse_pair(p, false);
-    const std::string key = pr.goal.board.name() + "|" + pr.goal.to_string();
-    {
-      std::lock_guard lock(cache_mu_);
-      if (const auto it = stats_cache_.find(key); it != stats_cache_.end()) return it->second;
-    }
-    const DistanceTable& t = need_table(pr.goal);
-    json j = stats_json(t, pr.goal, t.farthest(pr.goal, 1000));
-    std::lock_guard lock(cache_mu_);
-    if (stats_cache_.size() >= 256) stats_cache_.clear();
-    stats_cache_.emplace(key, j);
-    return j;
-  }
-
-  json random(const httplib::Request& req) {
-    const Params p(req, {"goal", "board", "depth", "seed"});
-    const Problem pr = parse_pair(p, false);
-    // The same generator as `tilespace random` (random_states.hpp).
-    RandomOptions o;
-    const DistanceTable* t = nullptr;
-    try {
-      o.seed = p.get("seed") ? search::parse_whole("seed", *p.get("seed"), 0, UINT64_MAX) : random_seed();
-      if (const auto d = p.get("depth")) {
-        o.depth = static_cast<int>(search::parse_whole("depth", *d, 0, 1000));
-        t = table(pr.goal.board, pr.goal.blank);
-        if (!t) throw option_error("depth", "needs the distance table of " + pr.goal.board.name() + ", which is not built");
-      }
-      const State s = RandomStates(pr.goal, o, t).next();
-      if (!t) t = table(pr.goal.board, pr.goal.blank);
-  json j{{"board", s.board.name()}, {"goal", tiles_json(pr.goal)}, {"state", tiles_json(s)}};
-    j["length"] = t ? json(t->distance(s, pr.goal).value_or(-1)) : json(nullptr);
-    return j;
-    } catch (const InputError& e) {
-      throw http_error(e);
-    }
-  }
-
- private:
-  ServeFlags flags_;
-  std::mutex store_mu_;  // guards store_ (the tables it hands out are immutable)
-  TableStore store_;
-  int max_solves_;
-  std::counting_semaphore<4096> solves_;
-  std::uint64_t max_bytes_;
-  std::mutex cache_mu_;
-  std::map<std::string, json> stats_cache_;
-};
 
 void send_json(httplib::Response& res, int status, const json& j) {
   res.status = status;

@@ -370,6 +370,7 @@
       as.appendChild(o);
     }
     for (const h of info.heuristics || []) {
+      if (h.pattern_database) continue;  // pattern databases: from the command line only
       const o = document.createElement('option');
       o.value = h.name;
       o.textContent = h.name + (h.admissible ? '' : ' (inadmissible)');
@@ -384,16 +385,21 @@
   function updateSolverInputs() {
     const a = currentAlgo();
     $('heuristic-select').disabled = !a.uses_heuristic;
-    document.querySelectorAll('.opt-weight').forEach((e) => { e.style.display = a.name === 'wastar' ? '' : 'none'; });
-    document.querySelectorAll('.opt-depth').forEach((e) => { e.style.display = a.name === 'dfs' || a.name === 'iddfs' ? '' : 'none'; });
+    document.querySelectorAll('.opt-weight').forEach((e) => { e.style.display = takes(a, 'weight') ? '' : 'none'; });
+    document.querySelectorAll('.opt-depth').forEach((e) => { e.style.display = takes(a, 'depth_limit') ? '' : 'none'; });
     $('algo-desc').textContent = a.description || '';
     clearSolverErrors();
   }
+  // Whether an algorithm takes an option: the server's registry says (/api/info `options`).
+  function takes(algo, option) {
+    if (algo.options) return algo.options.includes(option);
+    return option === 'weight' ? algo.name === 'wastar' : option === 'depth_limit' ? algo.name === 'dfs' || algo.name === 'iddfs' : false;
+  }
   function solveParams(algo, withTrace) {
     const p = { board: S.board.name, start: S.start, goal: S.goal, algorithm: algo.name };
-    if (algo.uses_heuristic) p.heuristic = $('heuristic-select').value;
-    if (algo.name === 'wastar') p.weight = $('weight-input').value;
-    if (algo.name === 'dfs' || algo.name === 'iddfs') p.depth_limit = $('depth-input').value;
+    if (takes(algo, 'heuristic')) p.heuristic = $('heuristic-select').value;
+    if (takes(algo, 'weight')) p.weight = $('weight-input').value;
+    if (takes(algo, 'depth_limit')) p.depth_limit = $('depth-input').value;
     if (withTrace) {
       p.trace = 1;
       const tl = $('trace-limit-input').value.trim();

@@ -1,0 +1,59 @@
+// The HTTP service's work (serve.cpp routes to it): the tables shared by every request (loaded,
+// or built when small, under a mutex), searches under the request's plan with at most
+// --max-solves at once, the stats cache, and the answers of /api/info, query, solve, stats and
+// random as JSON. Input errors leave as HttpError (http_params.hpp).
+#pragma once
+
+#include <httplib.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <semaphore>
+#include <string>
+#include <thread>
+
+#include "cli/commands.hpp"
+#include "cli/common.hpp"
+#include "tilespace/distance_table.hpp"
+#include "tilespace/search/registry.hpp"
+#include "tilespace/table_store.hpp"
+
+namespace tilespace::cli {
+
+class Service {
+ public:
+  Service(const Common& c, const ServeFlags& f)
+      : flags_(f),
+        store_(make_store(c)),
+        max_solves_(f.max_solves > 0 ? f.max_solves : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))),
+        solves_(max_solves_),
+        max_bytes_(search::parse_bytes("max-memory", f.max_memory)) {}
+
+  // The table for goals on `b` with the blank on `blank`: from memory or disk, built when small;
+  // null when the board cannot have one or its file was never built.
+  const DistanceTable* table(const Board& b, int blank);
+  // The table of the goal, or HttpError 404 saying why there is none and how to build it.
+  const DistanceTable& need_table(const State& goal);
+
+  // The endpoints' answers (tools/viewer/API.md).
+  nlohmann::json info() const;
+  nlohmann::json query(const httplib::Request& req);
+  nlohmann::json solve(const httplib::Request& req);
+  nlohmann::json stats(const httplib::Request& req);
+  nlohmann::json random(const httplib::Request& req);
+
+ private:
+  ServeFlags flags_;
+  std::mutex store_mu_;  // guards store_ (the tables it hands out are immutable)
+  TableStore store_;
+  int max_solves_;
+  std::counting_semaphore<4096> solves_;
+  std::uint64_t max_bytes_;
+  std::mutex cache_mu_;
+  std::map<std::string, nlohmann::json> stats_cache_;
+};
+
+}  // namespace tilespace::cli
