@@ -204,10 +204,16 @@ int main(int argc, char** argv) {
     }
     if (query->parsed()) {
       if (!batch.empty() && start) throw InputError("give either START or --batch FILE, not both");
+      if (!batch.empty() && !c.blank.empty()) throw option_error("blank", "does not apply with --batch (numbered tiles only)");
+      if (!batch.empty() && query->count("--lang")) throw option_error("lang", "does not apply with --batch (one answer a line)");
       return batch.empty() ? cmd_query(c, start) : cmd_batch(c, batch);
     }
     if (stats->parsed()) return cmd_stats(c, all_goals);
-    if (solve->parsed()) return cmd_solve(c, start, sf);
+    if (solve->parsed()) {
+      if (!sf.batch.empty() && !c.blank.empty()) throw option_error("blank", "does not apply with --batch (numbered tiles only)");
+      if (!sf.batch.empty() && solve->count("--lang")) throw option_error("lang", "does not apply with --batch (JSON lines)");
+      return cmd_solve(c, start, sf);
+    }
     if (verify->parsed()) return cmd_verify(c, lf);
     if (compare->parsed()) return cmd_compare(c, start, lf);
     if (serve->parsed()) return cmd_serve(c, vf);

@@ -139,6 +139,7 @@ int cmd_compare(Common& c, const std::optional<std::string>& start_arg, const La
   if (!f.suite.empty()) {
     if (start_arg) throw InputError("give either START or --suite FILE, not both");
     if (!c.goal.empty()) throw option_error("goal", "does not apply with --suite (each line has its goal)");
+    if (!c.blank.empty()) throw option_error("blank", "does not apply with --suite (numbered tiles only)");
     instances = read_suite(f.suite, board_option(c));
   } else {
     const Problem p = read_problem(c, start_arg.value_or("-"));
