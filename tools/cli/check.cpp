@@ -115,6 +115,7 @@ class Oracle {
 struct CheckLine {
   std::uint64_t line = 0;
   std::string error, error_text;  // a malformed line: in English, and for the person
+  double seconds = 0;              // to decide it (JUnit's time)
   LineVerdict verdict;
   State goal;
 };
@@ -142,6 +143,7 @@ int cmd_check(Common& c, const std::string& file, const CheckFlags& f) {
     if (blank_line(line)) continue;
     CheckLine cl;
     cl.line = no;
+    const auto line_t0 = std::chrono::steady_clock::now();
     try {
       // START <TAB> GOAL <TAB> ANSWER; GOAL may be empty (the default goal).
       const std::size_t t1 = line.find('\t');
@@ -158,12 +160,14 @@ int cmd_check(Common& c, const std::string& file, const CheckFlags& f) {
       if (!(cl.goal.board == start.board)) throw InputError("the start and the goal are on different boards");
       const Answer answer = parse_answer(answer_text);
       cl.verdict = check_answer(start, cl.goal, answer, oracle);
+      cl.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - line_t0).count();
       summary.add(cl.verdict);
     } catch (const InputError& e) {
       cl.error = e.what();
       cl.error_text = m.error(e);
       ++malformed;
-      std::fprintf(stderr, "tilespace: %s\n", m.error(e.at_line(input.name, no)).c_str());
+      std::fprintf(stderr, "tilespace: %s%s%s\n", m.get("error").c_str(), m.colon().c_str(),
+                   m.error(e.at_line(input.name, no)).c_str());
     }
     if (!c.json) {
       out += m.line_no(no);
@@ -184,27 +188,6 @@ int cmd_check(Common& c, const std::string& file, const CheckFlags& f) {
   if (lines.empty()) throw InputError(InputError::About::file, "no answers in it", input.name);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::fwrite(out.data(), 1, out.size(), stdout);
-
-  if (!f.junit.empty()) {
-    std::vector<JUnitCase> cases;
-    cases.reserve(lines.size());
-    for (const auto& l : lines) {
-      JUnitCase jc;
-      jc.name = "line " + std::to_string(l.line);
-      jc.classname = input.name;
-      if (!l.error.empty()) {
-        jc.failed = true;
-        jc.failure_type = "malformed";
-        jc.message = l.error;
-      } else if (l.verdict.verdict != Verdict::ok) {
-        jc.failed = true;
-        jc.failure_type = verdict_name(l.verdict.verdict);
-        jc.message = describe(l.verdict, l.goal);
-      }
-      cases.push_back(std::move(jc));
-    }
-    write_file_atomic(f.junit, junit_xml("tilespace check " + input.name, cases));
-  }
 
   const std::uint64_t undecided = summary.by_verdict[static_cast<int>(Verdict::undecided)];
   const std::uint64_t failed = summary.failed() - undecided;
@@ -234,13 +217,36 @@ int cmd_check(Common& c, const std::string& file, const CheckFlags& f) {
   } else {
     std::string kinds;
     for (int v = 0; v < kVerdicts; ++v)
-      if (v != static_cast<int>(Verdict::ok) && summary.by_verdict[v])
+      if (v != static_cast<int>(Verdict::ok) && v != static_cast<int>(Verdict::undecided) && summary.by_verdict[v])
         kinds += (kinds.empty() ? "" : m.zh() ? "，" : ", ") + std::to_string(summary.by_verdict[v]) + " " +
                  m.get(verdict_name(static_cast<Verdict>(v)));
-    std::printf("%s\n", m.check_summary(lines.size(), summary.passed, failed + undecided, malformed, kinds,
+    std::printf("%s\n", m.check_summary(lines.size(), summary.passed, failed, undecided, malformed, kinds,
                                         summary.total_excess, secs)
                             .c_str());
+    std::fflush(stdout);
   }
+  if (!f.junit.empty()) {
+    std::vector<JUnitCase> cases;
+    cases.reserve(lines.size());
+    for (const auto& l : lines) {
+      JUnitCase jc;
+      jc.name = "line " + std::to_string(l.line);
+      jc.classname = input.name;
+      if (!l.error.empty()) {
+        jc.failed = true;
+        jc.failure_type = "malformed";
+        jc.message = l.error;
+      } else if (l.verdict.verdict != Verdict::ok) {
+        jc.failed = true;
+        jc.failure_type = verdict_name(l.verdict.verdict);
+        jc.message = describe(l.verdict, l.goal);
+      }
+      jc.seconds = l.seconds;
+      cases.push_back(std::move(jc));
+    }
+    write_file_atomic(f.junit, junit_xml("tilespace check " + input.name, cases));
+  }
+
   if (malformed) return kExitInput;
   if (failed) return kExitUnreachable;
   if (undecided) return kExitResource;

@@ -91,7 +91,9 @@ const std::vector<std::pair<std::regex, std::string>>& error_forms() {
         {"unexpected text after the start and the goal.*", "初始状态和目标状态之后有多余的内容（文件最多包含初始状态和目标状态）"},
         {"bad board '(.*)': expected WxH with 2 <= W, H and W\\*H <= (\\d+)", "棋盘 '$1' 无效：应为 WxH，2 <= W, H，且 W*H <= $2"},
         {"expected START<TAB>GOAL<TAB>ANSWER.*", "应为 初始状态<TAB>目标状态<TAB>答案（三个字段以制表符分隔；目标状态可以为空）"},
-        {"answer: (.*)", "答案：$1"},
+        {"(.*) \\(character (\\d+)\\) is not a move: .*", "第 $2 个字符 $1 不是移动：答案应为移动（U、D、L、R）、长度或 'unreachable'"},
+        {"(.*) \\(character (\\d+)\\) is not a digit: .*", "第 $2 个字符 $1 不是数字：答案应为移动（U、D、L、R）、长度或 'unreachable'"},
+        {"the length (\\d+) is above (\\d+)", "长度 $1 超过 $2"},
         {"query needs a START state \\(or - for standard input\\) or --batch FILE", "query 需要初始状态 START（或用 - 表示标准输入）或 --batch FILE"},
         {"give either START or --batch FILE, not both", "START 与 --batch FILE 只能给出一个"},
         {"named tiles need --goal with the same names", "带名字的棋子需要用 --goal 给出同样名字的目标状态"},
@@ -136,7 +138,10 @@ std::string subject_zh(const InputError& e) {
     case About::goal: return "目标状态";
     case About::board: return "--board";
     case About::option: return "--" + e.name;
-    case About::file: return e.line ? e.name + " 第 " + std::to_string(e.line) + " 行" : e.name;
+    case About::file: {
+      const std::string name = e.name == "standard input" ? "标准输入" : e.name;
+      return e.line ? name + " 第 " + std::to_string(e.line) + " 行" : name;
+    }
     default: return "";
   }
 }
@@ -222,17 +227,19 @@ std::string Messages::describe(const LineVerdict& v, const State& goal) const {
 }
 
 std::string Messages::check_summary(std::uint64_t lines, std::uint64_t passed, std::uint64_t failed,
-                                    std::uint64_t malformed, const std::string& kinds, std::uint64_t excess,
+                                    std::uint64_t undecided, std::uint64_t malformed, const std::string& kinds, std::uint64_t excess,
                                     double seconds) const {
   char b[160];
   std::snprintf(b, sizeof b, "%.3f", seconds);
   if (zh_)
     return "检查 " + std::to_string(lines) + " 行：通过 " + std::to_string(passed) + "，失败 " + std::to_string(failed) +
-           (kinds.empty() ? "" : "（" + kinds + "）") + "，格式错误 " + std::to_string(malformed) + "；共多出 " +
+           (kinds.empty() ? "" : "（" + kinds + "）") + (undecided ? "，未判定 " + std::to_string(undecided) : "") +
+           "，格式错误 " + std::to_string(malformed) + "；共多出 " +
            moves(static_cast<long long>(excess)) + "；" + b + " 秒";
   auto n = [](std::uint64_t k, const char* one, const char* many) { return std::to_string(k) + " " + (k == 1 ? one : many); };
   return "checked " + n(lines, "line", "lines") + ": " + std::to_string(passed) + " passed, " + std::to_string(failed) +
-         " failed" + (kinds.empty() ? "" : " (" + kinds + ")") + ", " + std::to_string(malformed) + " malformed; " +
+         " failed" + (kinds.empty() ? "" : " (" + kinds + ")") +
+         (undecided ? ", " + std::to_string(undecided) + " undecided" : "") + ", " + std::to_string(malformed) + " malformed; " +
          moves(static_cast<long long>(excess)) + " in excess in all; " + b + " s";
 }
 
@@ -244,6 +251,7 @@ std::string Messages::error(const std::exception& e) const {
     std::string inner;
     if (detail.rfind("start: ", 0) == 0) inner = "初始状态", detail = detail.substr(7);
     else if (detail.rfind("goal: ", 0) == 0) inner = "目标状态", detail = detail.substr(6);
+    else if (detail.rfind("answer: ", 0) == 0) inner = "答案", detail = detail.substr(8);
     std::string out = translate_detail(detail);
     if (!inner.empty()) out = inner + "：" + out;
     const std::string subject = subject_zh(*ie);

@@ -42,7 +42,8 @@ class Messages {
 
   // check.
   std::string describe(const LineVerdict& v, const State& goal) const;
-  std::string check_summary(std::uint64_t lines, std::uint64_t passed, std::uint64_t failed, std::uint64_t malformed,
+  std::string check_summary(std::uint64_t lines, std::uint64_t passed, std::uint64_t failed, std::uint64_t undecided,
+                            std::uint64_t malformed,
                             const std::string& kinds, std::uint64_t excess, double seconds) const;
 
   // An error for the person: "start: tile 7 appears twice" / "初始状态：数字 7 出现了两次".
