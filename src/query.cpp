@@ -66,7 +66,14 @@ BatchStats run_batch(TableStore& store, std::string_view input, std::string& out
   const int n = board.cells();
   std::array<const DistanceTable*, kMaxCells> tables{};
   auto table_for = [&](int blank) -> const DistanceTable& {
-    if (!tables[blank]) tables[blank] = &store.table(board, blank);
+    if (!tables[blank]) {
+      if (options.store_mutex) {
+        const std::lock_guard lock(*options.store_mutex);
+        tables[blank] = &store.table(board, blank);
+      } else {
+        tables[blank] = &store.table(board, blank);
+      }
+    }
     return *tables[blank];
   };
   const Labelling default_goal(options.goal);

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <mutex>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -22,6 +23,7 @@ struct BatchOptions {
   bool json = false;  // {"length":n} per line instead of n / unreachable
   std::uint64_t first_line = 1;  // number of the first line of `input`, for messages
   std::string name = "input";    // the input's name in messages ("pairs.txt line 7: ...")
+  std::mutex* store_mutex = nullptr;  // guards `store` when several run_batch calls share it
 };
 
 struct BatchStats {

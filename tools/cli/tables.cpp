@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -12,6 +14,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <mutex>
+#include <sstream>
+#include <thread>
 #include <limits>
 #include <optional>
 #include <string>
@@ -167,8 +172,21 @@ int cmd_batch(Common& c, const std::string& file) {
   opt.goal = p.goal;
   opt.json = c.json;
   opt.name = file == "-" ? "standard input" : file;
+  std::mutex store_mutex;
+  opt.store_mutex = &store_mutex;
+  // Each chunk of whole lines is cut into one part per thread, answered in parallel, and written
+  // in order; the parts' first line numbers are counted beforehand, so messages name the lines.
+  const int threads = c.threads > 0 ? c.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  tbb::task_arena arena(threads);
+  struct Part {
+    std::string_view text;
+    std::string out;
+    std::ostringstream err;
+    BatchStats stats;
+  };
+  std::vector<Part> parts(static_cast<std::size_t>(threads));
   BatchStats total;
-  std::string buf, out;
+  std::string buf;
   std::vector<char> chunk(1 << 22);
   const auto t0 = std::chrono::steady_clock::now();
   for (bool eof = false; !eof;) {
@@ -176,15 +194,40 @@ int cmd_batch(Common& c, const std::string& file) {
     eof = got < chunk.size();
     buf.append(chunk.data(), got);
     const std::size_t cut = eof ? buf.size() : buf.rfind('\n') + 1;  // rfind npos+1 == 0: keep all
-    out.clear();
-    const BatchStats s = run_batch(store, std::string_view(buf).substr(0, cut), out, std::cerr, opt);
-    std::fwrite(out.data(), 1, out.size(), stdout);
+    const std::string_view whole = std::string_view(buf).substr(0, cut);
+    std::size_t from = 0;
+    std::vector<std::uint64_t> first_line(parts.size());
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      std::size_t to = i + 1 == parts.size() ? whole.size() : whole.size() * (i + 1) / parts.size();
+      if (to > from && to < whole.size()) to = std::min(whole.size(), whole.find('\n', to - 1) + 1);
+      if (to < from) to = from;
+      parts[i].text = whole.substr(from, to - from);
+      first_line[i] = opt.first_line;
+      opt.first_line += static_cast<std::uint64_t>(std::count(parts[i].text.begin(), parts[i].text.end(), '\n'));
+      if (!parts[i].text.empty() && parts[i].text.back() != '\n') ++opt.first_line;  // the last line, unended
+      from = to;
+    }
+    arena.execute([&] {
+      tbb::parallel_for(std::size_t{0}, parts.size(), [&](std::size_t i) {
+        Part& part = parts[i];
+        part.out.clear();
+        part.err.str("");
+        BatchOptions o = opt;
+        o.first_line = first_line[i];
+        part.stats = run_batch(store, part.text, part.out, part.err, o);
+      });
+    });
+    for (Part& part : parts) {
+      if (std::fwrite(part.out.data(), 1, part.out.size(), stdout) != part.out.size())
+        throw DataError("standard output: write failed");
+      std::cerr << part.err.str();
+      total.answered += part.stats.answered;
+      total.unreachable += part.stats.unreachable;
+      total.errors += part.stats.errors;
+    }
     buf.erase(0, cut);
-    opt.first_line += s.lines;
-    total.answered += s.answered;
-    total.unreachable += s.unreachable;
-    total.errors += s.errors;
   }
+  if (std::fflush(stdout) != 0) throw DataError("standard output: write failed");
   const bool read_error = std::ferror(in);
   if (in != stdin) std::fclose(in);
   if (read_error) throw InputError(InputError::About::file, "cannot read", file == "-" ? "standard input" : file);
