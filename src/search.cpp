@@ -30,6 +30,16 @@ void fill_moves(Result& r) {
 
 
 
+SolveOptions solve_options(const SolvePlan& plan) {
+  SolveOptions o;
+  o.algorithm = plan.algorithm;
+  o.heuristic = plan.heuristic.empty() ? "manhattan" : plan.heuristic;  // unused by uninformed ones
+  o.weight = plan.weight;
+  o.depth_limit = plan.depth_limit;
+  o.limits = plan.limits;
+  return o;
+}
+
 Result solve(const State& start, const State& goal, const SolveOptions& o) {
   const AlgorithmInfo* alg = find_algorithm(o.algorithm);
   if (!alg) throw InputError("unknown algorithm '" + o.algorithm + "'");

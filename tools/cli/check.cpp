@@ -126,8 +126,7 @@ int cmd_check(Common& c, const std::string& file, const CheckFlags& f) {
   const Messages m(c.lang);
   const double max_seconds = f.max_seconds ? search::parse_real("max-seconds", *f.max_seconds, 0, 1e9, true) : 60.0;
   const std::optional<Board> board = board_option(c);
-  std::optional<State> default_goal;
-  if (!c.goal.empty()) default_goal = parse_problem(ProblemText{c.board, std::nullopt, c.goal, ""}).goal;
+  const std::optional<State> default_goal = goal_option(c);
   const InputText input = read_input(file);
   Oracle oracle(c, max_seconds);
 

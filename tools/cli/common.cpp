@@ -35,6 +35,11 @@ void add_common(CLI::App* app, Common& c, bool goal, bool json_flag, bool start)
 
 std::optional<Board> board_option(const Common& c) { return parse_board(c.board); }
 
+std::optional<State> goal_option(const Common& c) {
+  if (c.goal.empty()) return std::nullopt;
+  return parse_problem(ProblemText{c.board, std::nullopt, c.goal, ""}).goal;
+}
+
 std::function<void(const LayerReport&)> layer_progress(const Common& c, const char* layer, const char* items) {
   if (!c.progress && !::isatty(STDERR_FILENO)) return {};
   return [layer, items](const LayerReport& r) {

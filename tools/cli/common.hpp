@@ -35,6 +35,9 @@ struct Common {
 // that take a START) --blank on `app`.
 void add_common(CLI::App* app, Common& c, bool goal = true, bool json_flag = true, bool start = false);
 
+// The --goal option as a state, if given (on --board when given).
+std::optional<State> goal_option(const Common& c);
+
 // The --board option, if given; InputError about the board if it is not WxH within the limits.
 std::optional<Board> board_option(const Common& c);
 

@@ -134,12 +134,7 @@ json Service::solve(const httplib::Request& req) {
   }
   if (plan.pattern_database)
     throw bad(q.heuristic ? "heuristic" : "pattern", std::string(q.heuristic ? "heuristic" : "pattern") + ": pattern-database searches run from the command line (tilespace solve --heuristic pdb)");
-  search::SolveOptions o;
-  o.algorithm = plan.algorithm;
-  o.heuristic = plan.heuristic.empty() ? "manhattan" : plan.heuristic;
-  o.weight = plan.weight;
-  o.depth_limit = plan.depth_limit;
-  o.limits = plan.limits;
+  search::SolveOptions o = search::solve_options(plan);
   const bool traced = plan.trace;
   const std::size_t trace_limit = plan.trace_limit;
 

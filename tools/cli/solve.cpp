@@ -142,8 +142,7 @@ struct BatchInstance {
 std::vector<BatchInstance> read_solve_batch(const std::string& file, const Common& c) {
   const InputText input = read_input(file);
   const std::optional<Board> board = board_option(c);
-  std::optional<State> default_goal;
-  if (!c.goal.empty()) default_goal = parse_problem(ProblemText{c.board, std::nullopt, c.goal, ""}).goal;
+  const std::optional<State> default_goal = goal_option(c);
   std::vector<BatchInstance> out;
   LineReader lines(input.text);
   std::string_view line;
@@ -241,12 +240,7 @@ int cmd_solve_batch(Common& c, const SolveFlags& f) {
           if (plan.pattern_database) {
             it.result = pdb::solve_idastar(*it.start, *heuristics.at(key), plan.limits);
           } else {
-            search::SolveOptions o;
-            o.algorithm = plan.algorithm;
-            o.heuristic = plan.heuristic;
-            o.weight = plan.weight;
-            o.depth_limit = plan.depth_limit;
-            o.limits = plan.limits;
+            search::SolveOptions o = search::solve_options(plan);
             if (const auto t = goal_tables.find(key); t != goal_tables.end()) o.table = t->second;
             it.result = search::solve(*it.start, *it.goal, o);
           }
@@ -314,12 +308,7 @@ int cmd_solve(Common& c, const std::optional<std::string>& start_arg, const Solv
   if (plan.pattern_database) return cmd_solve_pdb(c, p, f, plan);
 
   const State& s = *p.start;
-  search::SolveOptions o;
-  o.algorithm = plan.algorithm;
-  o.heuristic = plan.heuristic.empty() ? "manhattan" : plan.heuristic;
-  o.weight = plan.weight;
-  o.depth_limit = plan.depth_limit;
-  o.limits = plan.limits;
+  search::SolveOptions o = search::solve_options(plan);
   TableStore store = make_store(c);
   if (solvable(s, p.goal) && plan.needs_table) o.table = &store.table(p.goal.board, p.goal.blank);
   std::optional<search::Trace> trace;

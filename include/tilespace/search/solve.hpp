@@ -23,6 +23,9 @@ struct SolveOptions {
   Trace* trace = nullptr;  // records the search tree when set (trace.hpp); "table" records its descent
 };
 
+// The options of a validated plan (registry.hpp); the table and the trace are the caller's.
+SolveOptions solve_options(const SolvePlan& plan);
+
 // Solves start -> goal. Unreachable pairs are answered by parity without search
 // (Result::unreachable). Throws InputError for an unknown algorithm or heuristic, a heuristic
 // given to an algorithm without one, or "table"/"exact" without a table.
