@@ -31,8 +31,10 @@ paste starts.txt /dev/null moves.txt >answers.tsv
 
 declare -A times
 timed() {  # timed KEY COMMAND...
+  local key=$1
+  shift
   /usr/bin/time -f "%e" -o t "$@" >/dev/null 2>/dev/null || true
-  times[$1]+="$(cat t) "
+  times[$key]+="$(tail -n 1 t) "  # the last line: a non-zero exit adds one before it
 }
 for ((i = 1; i <= runs; i++)); do
   timed batch "$bin" query --batch pairs.txt

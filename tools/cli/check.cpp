@@ -112,12 +112,14 @@ class Oracle {
   std::map<std::string, std::unique_ptr<pdb::PdbHeuristic>> heuristics_;
 };
 
+// What is kept of a line for --junit and --json (a few dozen bytes: a million lines fit).
 struct CheckLine {
   std::uint64_t line = 0;
+  Verdict verdict = Verdict::ok;
+  int answered = -1, optimal = -1;
   std::string error, error_text;  // a malformed line: in English, and for the person
-  double seconds = 0;              // to decide it (JUnit's time)
-  LineVerdict verdict;
-  State goal;
+  std::string message;            // the verdict's reason in English (failed lines, or --json)
+  double seconds = 0;             // to decide it (JUnit's time)
 };
 
 }  // namespace
@@ -131,7 +133,9 @@ int cmd_check(Common& c, const std::string& file, const CheckFlags& f) {
   Oracle oracle(c, max_seconds);
 
   const auto t0 = std::chrono::steady_clock::now();
-  std::vector<CheckLine> lines;
+  std::vector<CheckLine> lines;  // kept for --junit and --json only
+  const bool keep = c.json || !f.junit.empty();
+  std::uint64_t counted = 0;
   CheckSummary summary;
   std::uint64_t malformed = 0;
   std::string out;
@@ -142,6 +146,8 @@ int cmd_check(Common& c, const std::string& file, const CheckFlags& f) {
     if (blank_line(line)) continue;
     CheckLine cl;
     cl.line = no;
+    LineVerdict verdict;
+    State goal;
     const auto line_t0 = std::chrono::steady_clock::now();
     try {
       // START <TAB> GOAL <TAB> ANSWER; GOAL may be empty (the default goal).
@@ -154,13 +160,17 @@ int cmd_check(Common& c, const std::string& file, const CheckFlags& f) {
       while (!answer_text.empty() && answer_text.front() == ' ') answer_text.remove_prefix(1);
       const State start = parse_field(line.substr(0, t1), board, InputError::About::start);
       const std::string_view goal_text = line.substr(t1 + 1, t2 - t1 - 1);
-      cl.goal = blank_line(goal_text) ? (default_goal ? *default_goal : canonical_goal(start.board, start.cells() - 1))
+      goal = blank_line(goal_text) ? (default_goal ? *default_goal : canonical_goal(start.board, start.cells() - 1))
                                       : parse_field(goal_text, start.board, InputError::About::goal);
-      if (!(cl.goal.board == start.board)) throw InputError("the start and the goal are on different boards");
+      if (!(goal.board == start.board)) throw InputError("the start and the goal are on different boards");
       const Answer answer = parse_answer(answer_text);
-      cl.verdict = check_answer(start, cl.goal, answer, oracle);
+      verdict = check_answer(start, goal, answer, oracle);
       cl.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - line_t0).count();
-      summary.add(cl.verdict);
+      cl.verdict = verdict.verdict;
+      cl.answered = verdict.answered;
+      cl.optimal = verdict.optimal;
+      if (keep && (c.json || verdict.verdict != Verdict::ok)) cl.message = describe(verdict, goal);
+      summary.add(verdict);
     } catch (const InputError& e) {
       cl.error = e.what();
       cl.error_text = m.error(e);
@@ -173,8 +183,8 @@ int cmd_check(Common& c, const std::string& file, const CheckFlags& f) {
       if (!cl.error.empty()) {
         out += m.get("malformed") + m.colon() + cl.error_text;
       } else {
-        out += cl.verdict.verdict == Verdict::ok ? m.get("ok") : m.get("FAILED") + " " + m.get(verdict_name(cl.verdict.verdict));
-        out += m.colon() + m.describe(cl.verdict, cl.goal);
+        out += verdict.verdict == Verdict::ok ? m.get("ok") : m.get("FAILED") + " " + m.get(verdict_name(verdict.verdict));
+        out += m.colon() + m.describe(verdict, goal);
       }
       out += '\n';
       if (out.size() > (1 << 16)) {
@@ -182,9 +192,10 @@ int cmd_check(Common& c, const std::string& file, const CheckFlags& f) {
         out.clear();
       }
     }
-    lines.push_back(std::move(cl));
+    ++counted;
+    if (keep) lines.push_back(std::move(cl));
   }
-  if (lines.empty()) throw InputError(InputError::About::file, "no answers in it", input.name);
+  if (counted == 0) throw InputError(InputError::About::file, "no answers in it", input.name);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::fwrite(out.data(), 1, out.size(), stdout);
 
@@ -198,17 +209,17 @@ int cmd_check(Common& c, const std::string& file, const CheckFlags& f) {
         j["verdict"] = "malformed";
         j["error"] = l.error;
       } else {
-        j["verdict"] = verdict_name(l.verdict.verdict);
-        j["answered"] = l.verdict.answered < 0 ? json(nullptr) : json(l.verdict.answered);
-        j["optimal"] = l.verdict.optimal < 0 ? json(nullptr) : json(l.verdict.optimal);
-        j["message"] = describe(l.verdict, l.goal);
+        j["verdict"] = verdict_name(l.verdict);
+        j["answered"] = l.answered < 0 ? json(nullptr) : json(l.answered);
+        j["optimal"] = l.optimal < 0 ? json(nullptr) : json(l.optimal);
+        j["message"] = l.message;
       }
       verdicts.push_back(std::move(j));
     }
     json by = json::object();
     for (int v = 0; v < kVerdicts; ++v)
       if (v != static_cast<int>(Verdict::ok)) by[verdict_name(static_cast<Verdict>(v))] = summary.by_verdict[v];
-    std::puts(json{{"lines", lines.size()}, {"passed", summary.passed}, {"failed", failed}, {"undecided", undecided},
+    std::puts(json{{"lines", counted}, {"passed", summary.passed}, {"failed", failed}, {"undecided", undecided},
                    {"malformed", malformed}, {"failed_by_kind", by}, {"total_excess", summary.total_excess},
                    {"seconds", secs}, {"verdicts", verdicts}}
                   .dump()
@@ -219,7 +230,7 @@ int cmd_check(Common& c, const std::string& file, const CheckFlags& f) {
       if (v != static_cast<int>(Verdict::ok) && v != static_cast<int>(Verdict::undecided) && summary.by_verdict[v])
         kinds += (kinds.empty() ? "" : m.zh() ? "，" : ", ") + std::to_string(summary.by_verdict[v]) + " " +
                  m.get(verdict_name(static_cast<Verdict>(v)));
-    std::printf("%s\n", m.check_summary(lines.size(), summary.passed, failed, undecided, malformed, kinds,
+    std::printf("%s\n", m.check_summary(counted, summary.passed, failed, undecided, malformed, kinds,
                                         summary.total_excess, secs)
                             .c_str());
     std::fflush(stdout);
@@ -235,10 +246,10 @@ int cmd_check(Common& c, const std::string& file, const CheckFlags& f) {
         jc.failed = true;
         jc.failure_type = "malformed";
         jc.message = l.error;
-      } else if (l.verdict.verdict != Verdict::ok) {
+      } else if (l.verdict != Verdict::ok) {
         jc.failed = true;
-        jc.failure_type = verdict_name(l.verdict.verdict);
-        jc.message = describe(l.verdict, l.goal);
+        jc.failure_type = verdict_name(l.verdict);
+        jc.message = l.message;
       }
       jc.seconds = l.seconds;
       cases.push_back(std::move(jc));
