@@ -272,7 +272,7 @@ TEST_CASE("build estimates: tables and pattern databases against the one-minute 
   CHECK(store.estimate(g25, pdb::parse_partition("6-6-6-6", g25)).seconds > 60);
 }
 
-TEST_CASE("the stores refuse long builds and name the command; choose_partition", "[build][pdb]") {
+TEST_CASE("the stores refuse long builds and name the command, and choose_partition", "[build][pdb]") {
   TempDir dir;
   // A table store that builds nothing on its own (every build is "too long").
   StoreOptions so;
