@@ -75,7 +75,7 @@ int main(int argc, char** argv) {
     return solve->add_option_function<std::string>(name, [&to](const std::string& v) { to = v; }, help);
   };
   text("--algorithm,-a", rq.algorithm,
-       search::algorithm_names() + " (default: table where the exact table fits, else idastar)");
+       search::algorithm_names() + " (default: table where the exact table is at hand — built, or under a minute to build — else idastar)");
   text("--heuristic", rq.heuristic,
        "For greedy, astar, wastar, idastar: " + search::heuristic_names() +
            " (default manhattan; pdb on boards over 16 cells)");
