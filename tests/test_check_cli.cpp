@@ -664,6 +664,27 @@ TEST_CASE("check cli: 4x4 lines are checked against pattern databases", "[checkc
   r = run_cli("check good.txt --board 4x4 --threads 2", dir.path);
   CHECK(r.rc == 0);
 
+  // A line whose optimum is not proven within --max-seconds is undecided: not a pass, not a
+  // failure, exit 4 (a search limit). A random 4x4 state needs far more than the 1024 expansions
+  // after which the limit is first checked.
+  const RunResult rs = run_cli("random --board 4x4 --seed 5", dir.path);
+  REQUIRE(rs.rc == 0);
+  std::string hard = rs.out;
+  hard.pop_back();
+  write_file(dir / "hard.txt", hard + "\t\t50\n");
+  r = run_cli("check hard.txt --board 4x4 --threads 2 --max-seconds 0.000000001", dir.path);
+  CHECK(r.rc == tilespace::kExitResource);
+  lines = split_lines(r.out);
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[0] == "line 1: undecided: could not prove the optimum within the limits (claimed 50 moves)");
+  check_summary(lines[1], "checked 1 line: 0 passed, 0 failed, 1 undecided, 0 malformed; 0 moves in excess in all; ");
+  r = run_cli("check hard.txt --board 4x4 --threads 2 --max-seconds 0.000000001 --json", dir.path);
+  CHECK(r.rc == tilespace::kExitResource);
+  const json uj = json::parse(r.out);
+  CHECK(uj["undecided"] == 1);
+  CHECK(uj["failed"] == 0);
+  CHECK(uj["verdicts"][0]["verdict"] == "undecided");
+
   // --max-seconds must be above 0.
   check_error(run_cli("check fifteen.txt --board 4x4 --max-seconds 0", dir.path), tilespace::kExitInput,
               {"--max-seconds", "'0'"});

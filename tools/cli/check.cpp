@@ -183,7 +183,9 @@ int cmd_check(Common& c, const std::string& file, const CheckFlags& f) {
       if (!cl.error.empty()) {
         out += m.get("malformed") + m.colon() + cl.error_text;
       } else {
-        out += verdict.verdict == Verdict::ok ? m.get("ok") : m.get("FAILED") + " " + m.get(verdict_name(verdict.verdict));
+        out += verdict.verdict == Verdict::ok          ? m.get("ok")
+               : verdict.verdict == Verdict::undecided ? m.get("undecided")
+                                                       : m.get("FAILED") + " " + m.get(verdict_name(verdict.verdict));
         out += m.colon() + m.describe(verdict, goal);
       }
       out += '\n';
