@@ -67,9 +67,12 @@ int cmd_verify(Common& c, const LabFlags& f) {
   json out = json::array();
   const Messages m(c.lang);
   if (!c.json)
-    std::printf("%-30s %8s %9s %9s %8s %8s %7s %7s %14s %9s\n", m.get("solver").c_str(), m.get("optimal?").c_str(),
-                m.get("states").c_str(), m.get("optimal").c_str(), m.get("longer").c_str(), m.get("excess").c_str(),
-                m.get("failed").c_str(), m.get("stopped").c_str(), m.get("expanded").c_str(), m.get("seconds").c_str());
+    std::printf("%s %s %s %s %s %s %s %s %s %s\n", pad(m.get("solver"), 30, false).c_str(),
+                pad(m.get("optimal?"), 8, true).c_str(), pad(m.get("states"), 9, true).c_str(),
+                pad(m.get("optimal"), 9, true).c_str(), pad(m.get("longer"), 8, true).c_str(),
+                pad(m.get("excess"), 8, true).c_str(), pad(m.get("failed"), 7, true).c_str(),
+                pad(m.get("stopped"), 7, true).c_str(), pad(m.get("expanded"), 14, true).c_str(),
+                pad(m.get("seconds"), 9, true).c_str());
   for (const auto& combo : combos) {
     const search::VerifyReport r = search::verify(t, p.goal, combo, ranks, base, c.threads);
     all_ok = all_ok && r.ok();
@@ -82,8 +85,8 @@ int cmd_verify(Common& c, const LabFlags& f) {
       char excess[32];
       std::snprintf(excess, sizeof excess, "%llu/%llu", static_cast<unsigned long long>(r.total_excess),
                     static_cast<unsigned long long>(r.max_excess));
-      std::printf("%-30s %8s %9llu %9llu %8llu %8s %7llu %7llu %14llu %9.2f%s\n", combo.name().c_str(),
-                  m.get(r.claims_optimal ? "yes" : "no").c_str(), static_cast<unsigned long long>(r.states),
+      std::printf("%-30s %s %9llu %9llu %8llu %8s %7llu %7llu %14llu %9.2f%s\n", combo.name().c_str(),
+                  pad(m.get(r.claims_optimal ? "yes" : "no"), 8, true).c_str(), static_cast<unsigned long long>(r.states),
                   static_cast<unsigned long long>(r.optimal), static_cast<unsigned long long>(r.longer), excess,
                   static_cast<unsigned long long>(r.failed), static_cast<unsigned long long>(r.stopped),
                   static_cast<unsigned long long>(r.expanded), r.seconds, r.ok() ? "" : ("  " + m.get("FAILED")).c_str());
@@ -217,16 +220,15 @@ int cmd_compare(Common& c, const std::optional<std::string>& start_arg, const La
     return kExitOk;
   }
   std::vector<std::size_t> width(head.size());
-  for (std::size_t i = 0; i < head.size(); ++i) width[i] = head[i].size();
+  for (std::size_t i = 0; i < head.size(); ++i) width[i] = display_width(head[i]);
   for (const auto& row : cells)
-    for (std::size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], row[i].size());
+    for (std::size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], display_width(row[i]));
   auto print_row = [&](const std::vector<std::string>& row) {
     std::string line = f.md ? "|" : "";
     for (std::size_t i = 0; i < row.size(); ++i) {
       const bool right = i >= 2;
       std::string cell = row[i];
-      const std::string pad(width[i] - cell.size(), ' ');
-      cell = right ? pad + cell : cell + pad;
+      cell = pad(cell, width[i], right);
       line += f.md ? " " + cell + " |" : (i ? "  " : "") + cell;
     }
     std::puts(line.c_str());

@@ -148,6 +148,23 @@ std::string subject_zh(const InputError& e) {
 
 }  // namespace
 
+std::size_t display_width(const std::string& text) {
+  std::size_t w = 0;
+  for (std::size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    const std::size_t len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    w += len >= 3 ? 2 : 1;  // three- and four-byte sequences here are CJK or full-width forms
+    i += len;
+  }
+  return w;
+}
+
+std::string pad(const std::string& text, std::size_t width, bool right) {
+  const std::size_t w = display_width(text);
+  const std::string fill(width > w ? width - w : 0, ' ');
+  return right ? fill + text : text + fill;
+}
+
 std::string Messages::get(const std::string& en) const {
   if (!zh_) return en;
   const auto it = fixed().find(en);
