@@ -48,20 +48,9 @@ InputText read_input(const std::string& path) {
   return in;
 }
 
-LineReader::LineReader(std::string_view text) noexcept : text_(text) {
-  if (text_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;  // a UTF-8 byte-order mark
-}
-
-bool LineReader::next(std::string_view& line, std::uint64_t& number) noexcept {
-  if (pos_ >= text_.size()) return false;
-  std::size_t end = text_.find('\n', pos_);
-  if (end == std::string_view::npos) end = text_.size();
-  line = text_.substr(pos_, end - pos_);
-  pos_ = end + 1;
-  number = ++number_;
-  if (const std::size_t hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
-  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-  return true;
+LineReader::LineReader(std::string_view text, std::uint64_t first_line) noexcept
+    : text_(text), number_(first_line - 1) {
+  if (first_line == 1 && text_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;  // a UTF-8 byte-order mark
 }
 
 bool blank_line(std::string_view line) noexcept {

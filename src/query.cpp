@@ -7,6 +7,18 @@
 
 namespace tilespace {
 
+namespace {
+int split_tokens(std::string_view line, std::string_view* tok, int max) noexcept;
+}  // namespace
+
+std::optional<State> parse_state_fast(std::string_view text, const Board& board) noexcept {
+  if (text.find('/') != std::string_view::npos) return std::nullopt;  // rows: the grammar checks them
+  std::array<std::string_view, kMaxBoardCells> tok;
+  const int count = split_tokens(text, tok.data(), kMaxBoardCells);
+  if (count < 0) return std::nullopt;
+  return parse_state_fast(tok.data(), count, board);
+}
+
 std::optional<State> parse_state_fast(const std::string_view* tokens, int count, const Board& board) noexcept {
   const int n = board.cells();
   State s{board, {}, -1};
@@ -40,6 +52,24 @@ namespace {
 constexpr int kMaxTokens = 2 * kMaxCells;
 
 bool is_sep(char c) { return c == ' ' || c == '\t' || c == ',' || c == '/' || c == '\r' || c == ';'; }
+
+// Splits `line` into at most `max` tile tokens (blanks, commas, semicolons and '/' separate them);
+// the count, or -1 when there are more.
+int split_tokens(std::string_view line, std::string_view* tok, int max) noexcept {
+  int count = 0;
+  for (std::size_t i = 0; i < line.size();) {
+    if (is_sep(line[i])) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < line.size() && !is_sep(line[j])) ++j;
+    if (count == max) return -1;
+    tok[count++] = line.substr(i, j - i);
+    i = j;
+  }
+  return count;
+}
 
 void append_uint(std::string& out, unsigned v) {
   char buf[16];
@@ -120,34 +150,14 @@ BatchStats run_batch(TableStore& store, std::string_view input, std::string& out
   };
 
   std::array<std::string_view, kMaxTokens> tok;
-  std::size_t pos = 0;
+  LineReader lines(input, options.first_line);  // the byte-order mark, CRLF and '#' comments go
+  std::string_view line;
   std::uint64_t line_no = options.first_line - 1;
-  while (pos < input.size()) {
-    std::size_t end = input.find('\n', pos);
-    if (end == std::string_view::npos) end = input.size();
-    std::string_view line = input.substr(pos, end - pos);
-    if (pos == 0 && options.first_line == 1 && line.substr(0, 3) == "\xEF\xBB\xBF") line.remove_prefix(3);  // a byte-order mark
-    pos = end + 1;
-    ++line_no;
-    if (const auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+  while (lines.next(line, line_no)) {
     const bool rows = line.find('/') != std::string_view::npos;  // rows are checked by the grammar
-
-    int count = 0;
-    bool too_many = false;
-    for (std::size_t i = 0; i < line.size();) {
-      if (is_sep(line[i])) {
-        ++i;
-        continue;
-      }
-      std::size_t j = i;
-      while (j < line.size() && !is_sep(line[j])) ++j;
-      if (count == kMaxTokens) {
-        too_many = true;
-        break;
-      }
-      tok[count++] = line.substr(i, j - i);
-      i = j;
-    }
+    const int found = split_tokens(line, tok.data(), kMaxTokens);
+    const bool too_many = found < 0;
+    const int count = too_many ? kMaxTokens : found;
     if (count == 0) continue;
 
     auto fail = [&](const std::string& msg) {

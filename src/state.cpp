@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <cassert>
-#include <fstream>
-#include <sstream>
 #include <vector>
 
 namespace tilespace {

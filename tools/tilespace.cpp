@@ -121,8 +121,8 @@ int main(int argc, char** argv) {
   add_common(verify, c);
   verify->add_option("--algorithms", lf.algorithms,
                      "Solvers, e.g. bfs,astar:manhattan,idastar:linear-conflict (default: every optimal combination)");
-  auto lab_text = [](CLI::App* app, const char* name, std::optional<std::string>& to, const std::string& help) {
-    app->add_option_function<std::string>(name, [&to](const std::string& v) { to = v; }, help);
+  auto lab_text = [](CLI::App* sub, const char* name, std::optional<std::string>& to, const std::string& help) {
+    sub->add_option_function<std::string>(name, [&to](const std::string& v) { to = v; }, help);
   };
   lab_text(verify, "--sample", lf.sample, "Check this many random states instead of all (at least 1)");
   lab_text(verify, "--seed", lf.seed, "Seed of --sample (default 1)");

@@ -41,6 +41,14 @@ struct InputError : std::runtime_error {
       : std::runtime_error(cli_words(a, name_, line_, detail_)), about(a), name(std::move(name_)), line(line_),
         detail(detail_) {}
 
+  // The same error about `file`'s line `line_no` (a state parsed from that line, say): the subject
+  // becomes the line, the old subject (start, goal) stays in the detail.
+  InputError at_line(const std::string& file, std::uint64_t line_no) const {
+    if (about == About::file) return *this;
+    return InputError(About::file, what(), file, line_no);
+  }
+
+ private:
   // The subject as the command line names it: "start", "goal", "--board", "--max-nodes", "f.txt line 3".
   static std::string cli_subject(About a, const std::string& name, std::uint64_t line) {
     switch (a) {
@@ -52,23 +60,13 @@ struct InputError : std::runtime_error {
       default: return "";
     }
   }
-  // The same error about `file`'s line `line` (a state parsed from that line, say): the subject
-  // becomes the line, the old subject (start, goal) stays in the detail.
-  InputError at_line(const std::string& file, std::uint64_t line_no) const {
-    if (about == About::file) return *this;
-    return InputError(About::file, what(), file, line_no);
-  }
-
- private:
   static std::string cli_words(About a, const std::string& name, std::uint64_t line, const std::string& detail) {
     const std::string s = cli_subject(a, name, line);
     return s.empty() ? detail : s + ": " + detail;
   }
 };
 
-// The input of a state error: the start or the goal.
-inline InputError start_error(const std::string& detail) { return InputError(InputError::About::start, detail); }
-inline InputError goal_error(const std::string& detail) { return InputError(InputError::About::goal, detail); }
+// An error about an option, by its long name without dashes ("max-nodes").
 inline InputError option_error(const std::string& option, const std::string& detail) {
   return InputError(InputError::About::option, detail, option);
 }

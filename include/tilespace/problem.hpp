@@ -44,9 +44,21 @@ InputText read_input(const std::string& path);
 // blanks), so that callers that care about blocks can see them; `number` is 1-based.
 class LineReader {
  public:
-  explicit LineReader(std::string_view text) noexcept;
-  // False at the end. `line` points into the text.
-  bool next(std::string_view& line, std::uint64_t& number) noexcept;
+  // `first_line`: the number of the text's first line (a chunk of a longer input starts later;
+  // only a text that starts the input can start with a byte-order mark).
+  explicit LineReader(std::string_view text, std::uint64_t first_line = 1) noexcept;
+  // False at the end. `line` points into the text. Inline: it is the line loop of batches.
+  bool next(std::string_view& line, std::uint64_t& number) noexcept {
+    if (pos_ >= text_.size()) return false;
+    std::size_t end = text_.find('\n', pos_);
+    if (end == std::string_view::npos) end = text_.size();
+    line = text_.substr(pos_, end - pos_);
+    pos_ = end + 1;
+    number = ++number_;
+    if (const std::size_t hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    return true;
+  }
 
  private:
   std::string_view text_;

@@ -41,5 +41,8 @@ BatchStats run_batch(TableStore& store, std::string_view input, std::string& out
 // allocating; nullopt if the tokens are not one of the common forms or not a valid state (the
 // caller then asks parse_state for the message).
 std::optional<State> parse_state_fast(const std::string_view* tokens, int count, const Board& board) noexcept;
+// The same over a whole text (tiles separated by blanks, commas or semicolons; rows split by '/'
+// are left to the grammar, which checks them: nullopt).
+std::optional<State> parse_state_fast(std::string_view text, const Board& board) noexcept;
 
 }  // namespace tilespace

@@ -32,26 +32,8 @@ namespace {
 
 // One state field of a check line: the allocation-free forms first, the grammar for the rest.
 State parse_field(std::string_view field, const std::optional<Board>& board, InputError::About about) {
-  if (board) {
-    std::array<std::string_view, kMaxBoardCells + 1> tok;
-    int count = 0;
-    for (std::size_t i = 0; i < field.size() && count <= kMaxBoardCells;) {
-      const char ch = field[i];
-      if (ch == ' ' || ch == ',' || ch == ';' || ch == '\r') {
-        ++i;
-        continue;
-      }
-      if (ch == '/') break;  // rows: the grammar checks them
-      std::size_t j = i;
-      while (j < field.size() && field[j] != ' ' && field[j] != ',' && field[j] != ';' && field[j] != '\r' &&
-             field[j] != '/')
-        ++j;
-      tok[count++] = field.substr(i, j - i);
-      i = j;
-    }
-    if (field.find('/') == std::string_view::npos && count <= kMaxBoardCells)
-      if (auto s = parse_state_fast(tok.data(), count, *board)) return *s;
-  }
+  if (board)
+    if (auto s = parse_state_fast(field, *board)) return *s;
   try {
     return parse_state(field, board);
   } catch (const InputError& e) {

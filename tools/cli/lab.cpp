@@ -236,7 +236,11 @@ int cmd_compare(Common& c, const std::optional<std::string>& start_arg, const La
   print_row(head);
   if (f.md) {
     std::string sep = "|";
-    for (std::size_t i = 0; i < head.size(); ++i) sep += (i >= 2 ? " " + std::string(width[i] - 1, '-') + ": |" : " " + std::string(width[i], '-') + " |");
+    for (std::size_t i = 0; i < head.size(); ++i) {
+      std::string dashes(width[i], '-');  // every head is at least one column wide
+      if (i >= 2) dashes.back() = ':';    // right-aligned columns
+      sep += " " + dashes + " |";
+    }
     std::puts(sep.c_str());
   }
   for (const auto& row : cells) print_row(row);

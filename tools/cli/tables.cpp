@@ -12,7 +12,6 @@
 #include <cstring>
 #include <filesystem>
 #include <cstdio>
-#include <filesystem>
 #include <iostream>
 #include <mutex>
 #include <sstream>
