@@ -194,8 +194,8 @@ std::string Labels::format(const State& s) const {
 bool has_labels(std::string_view text) {
   try {
     const Tokens t = tokenize(text);
-    for (const auto tok : t.all)
-      if (!tile_value(tok)) return true;
+    for (const auto tok : t.all)  // a number too long to be a tile is a bad number, not a name
+      if (!tile_value(tok) && tok.find_first_not_of("0123456789") != std::string_view::npos) return true;
   } catch (const InputError&) {
   }
   return false;
