@@ -46,26 +46,25 @@ std::vector<Combo> parse_combos(std::string_view list, const Board& board) {
     } catch (const InputError& e) {
       throw option_error("algorithms", "'" + item + "': " + e.what());
     }
-    if (plan.pattern_database)
-      throw option_error("algorithms", "'" + item + "': pattern databases are solved by `tilespace solve`, not the lab");
-    out.push_back({plan.algorithm, plan.heuristic});
+    out.push_back({plan.algorithm, plan.heuristic, plan});
   }
   if (out.empty()) throw option_error("algorithms", "no algorithm given");
   return out;
 }
 
-std::vector<Combo> admissible_combos() {
-  std::vector<Combo> out;
+std::vector<Combo> admissible_combos(const Board& board) {
+  std::string list;
   for (const auto& a : algorithm_catalog()) {
-    if (!a.optimal) continue;
+    if (!a.optimal || (a.name == "table" && !is_packed(board))) continue;
     if (!a.uses_heuristic) {
-      out.push_back({std::string(a.name), ""});
+      list += std::string(a.name) + ",";
       continue;
     }
     for (const auto& h : heuristic_catalog())
-      if (h.admissible && !h.pattern_database) out.push_back({std::string(a.name), std::string(h.name)});
+      if (h.admissible && !h.pattern_database && !(h.needs_table && !is_packed(board)))
+        list += std::string(a.name) + ":" + std::string(h.name) + ",";
   }
-  return out;
+  return parse_combos(list, board);
 }
 
 namespace {
@@ -74,7 +73,7 @@ namespace {
 
 namespace {
 
-// A run function over a search object with reusable storage (BreadthFirst, BestFirst<H>):
+// A run function over a search object with reusable storage (BreadthFirst, BestFirst):
 // parity first, then the search; `keep` holds what the search refers to.
 template <class Search>
 std::function<Result(const State&)> reusing(std::shared_ptr<Search> search, std::shared_ptr<void> keep,
@@ -98,21 +97,21 @@ Solver::Solver(const Combo& combo, const State& goal, const SolveOptions& base) 
   o.algorithm = combo.algorithm;
   o.heuristic = combo.heuristic.empty() ? "manhattan" : combo.heuristic;
   const std::string& a = combo.algorithm;
-  if (a != "bfs" && a != "astar" && a != "greedy" && a != "wastar") {  // nothing to reuse
+  if ((a != "bfs" && a != "astar" && a != "greedy" && a != "wastar") || !is_packed(goal.board)) {  // nothing to reuse
     run_ = [o, goal](const State& s) { return solve(s, goal, o); };
     return;
   }
   auto domain = std::make_shared<Domain>(goal);
   if (a == "bfs") {
-    run_ = reusing(std::make_shared<BreadthFirst>(*domain), domain, goal, o.limits);
+    run_ = reusing(std::make_shared<BreadthFirst<Domain>>(*domain), domain, goal, o.limits);
     return;
   }
   const int wg = a == "greedy" ? 0 : a == "wastar" ? 100 : 1;
   const int wh = a == "wastar" ? static_cast<int>(std::lround(o.weight * 100)) : 1;
-  with_heuristic(*domain, o.heuristic, o.table, [&](auto h) {
+  with_heuristic(*domain, o.heuristic, HeuristicSources{o.table, o.pdb}, [&](auto h) {
     using H = typename decltype(h)::element_type;
     auto keep = std::make_shared<std::pair<std::shared_ptr<Domain>, decltype(h)>>(domain, h);
-    run_ = reusing(std::make_shared<BestFirst<H>>(*domain, *h, wg, wh), keep, goal, o.limits);
+    run_ = reusing(std::make_shared<BestFirst<Domain, H>>(*domain, *h, wg, wh), keep, goal, o.limits);
     return Result{};
   });
 }

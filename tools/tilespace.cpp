@@ -75,10 +75,15 @@ int main(int argc, char** argv) {
     return solve->add_option_function<std::string>(name, [&to](const std::string& v) { to = v; }, help);
   };
   text("--algorithm,-a", rq.algorithm,
-       search::algorithm_names() + " (default: table where the exact table is at hand — built, or under a minute to build — else idastar)");
+       search::algorithm_names() +
+           " (default: table where the exact table is at hand — built, or under a minute to build — else idastar; "
+           "aidastar on boards over 16 cells)");
   text("--heuristic", rq.heuristic,
-       "For greedy, astar, wastar, idastar: " + search::heuristic_names() +
-           " (default manhattan; pdb on boards over 16 cells)");
+       "For greedy, astar, wastar, idastar, aidastar: " + search::heuristic_names() +
+           " (default pdb on 4x4 and 5x5, else manhattan)");
+  text("--automaton", rq.automaton,
+       "idastar, aidastar: on (default) prunes the move strings the move automaton rejects (the deepest one in --db, "
+       "see build --automaton); off: only never undo the last move");
   text("--pattern", rq.pattern,
        "Pattern-database partition: a stock name or tiles, e.g. 1,2,3,4,5,6,7/8,9,10,11,12,13,14,15");
   solve->add_option("--batch", sf.batch,
@@ -88,7 +93,9 @@ int main(int argc, char** argv) {
   text("--depth-limit", rq.depth_limit, "dfs: the depth limit; iddfs: the largest limit, 0 to 1000 (default 50; exit 4 when reached)");
   text("--max-nodes", rq.max_nodes, "Stop after this many expansions (at least 1; exit 4)");
   text("--max-seconds", rq.max_seconds, "Stop after this many seconds (above 0; exit 4)");
-  text("--max-memory", rq.max_memory, "Stop when search structures exceed this, e.g. 512M (default 3/4 of memory; exit 4)");
+  text("--max-memory", rq.max_memory,
+       "Stop when search structures exceed this, e.g. 512M (default 3/4 of memory; exit 4); aidastar: the memory of its "
+       "A* phase (default 1/8 of memory)");
   solve->add_option("--result", sf.result,
                     "Write every board from start to goal to this file (or why there is none), e.g. result.txt");
   solve->add_flag("--animate", sf.animate, "Play the solution in the terminal, board by board");

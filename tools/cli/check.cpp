@@ -17,7 +17,9 @@
 #include "tilespace/check.hpp"
 #include "tilespace/distance_table.hpp"
 #include "tilespace/errors.hpp"
-#include "tilespace/pdb/solver.hpp"
+#include "tilespace/pdb/heuristic.hpp"
+#include "tilespace/search/automaton.hpp"
+#include "tilespace/search/solve.hpp"
 #include "tilespace/problem.hpp"
 #include "tilespace/query.hpp"
 #include "tilespace/random_states.hpp"
@@ -52,10 +54,17 @@ class Oracle {
       const auto d = t->distance(start, goal);
       return {d.has_value(), d.value_or(0)};
     }
-    const pdb::PdbHeuristic& h = heuristic(goal);
-    search::Limits limits;
-    limits.max_seconds = max_seconds_;
-    const search::Result r = pdb::solve_idastar(start, h, limits);
+    // The default search of the board (registry.hpp), as `tilespace solve` runs it.
+    search::SolveOptions o;
+    o.algorithm = search::default_search(goal.board);
+    o.heuristic = "pdb";
+    o.pdb = &heuristic(goal);
+    o.limits.max_seconds = max_seconds_;
+    if (o.algorithm == "aidastar") o.limits.max_bytes = default_hybrid_memory();
+    o.threads = c_.threads;
+    if (!automaton_) automaton_ = load_automaton(c_);
+    o.automaton = automaton_.get();
+    const search::Result r = search::solve(start, goal, o);
     return {r.solved, r.solved ? r.length() : 0};
   }
 
@@ -92,6 +101,7 @@ class Oracle {
   double max_seconds_;
   std::map<std::string, const DistanceTable*> tables_by_goal_;
   std::map<std::string, std::unique_ptr<pdb::PdbHeuristic>> heuristics_;
+  std::shared_ptr<const search::MoveAutomaton> automaton_;
 };
 
 // What is kept of a line for --junit and --json (a few dozen bytes: a million lines fit).

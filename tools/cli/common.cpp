@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -17,7 +18,10 @@
 
 #include "cli/report.hpp"
 #include "tilespace/errors.hpp"
+#include "tilespace/pdb/heuristic.hpp"
 #include "tilespace/pdb/pattern.hpp"
+#include "tilespace/search/automaton.hpp"
+#include "tilespace/search/solve.hpp"
 
 namespace tilespace::cli {
 
@@ -27,7 +31,7 @@ void add_common(CLI::App* app, Common& c, bool goal, bool json_flag, bool start)
   app->add_option("--board", c.board, "Board as WxH (default: from the state, else 3x3)");
   if (goal) app->add_option("--goal", c.goal, "Goal state (default: 1 2 ... N-1 0)");
   app->add_option("--db", c.db, "Folder of the databases")->capture_default_str();
-  app->add_option("--threads", c.threads, "Threads for builds and batches (0: all cores)")->check(CLI::Range(0, 1024));
+  app->add_option("--threads", c.threads, "Threads for builds, batches and an aidastar search (0: all cores)")->check(CLI::Range(0, 1024));
   app->add_flag("--progress", c.progress, "Report each BFS layer on stderr (default: when stderr is a terminal)");
   if (json_flag) app->add_flag("--json", c.json, "Print JSON");
   if (start) app->add_option("--blank", c.blank, "The blank's name when tiles are named (letters, words)");
@@ -133,6 +137,27 @@ void animate(const std::vector<State>& path, const Labels& labels, int delay_ms,
 // breadth-first search on a 4x4 board never exhausts the machine.
 std::uint64_t default_memory_limit() { return physical_memory() / 4 * 3; }
 
+std::uint64_t default_hybrid_memory() { return physical_memory() / 8; }
+
+// ---- the move automaton ----
+
+std::shared_ptr<const search::MoveAutomaton> load_automaton(const Common& c) {
+  // The deepest machine on disk (`tilespace build --automaton` makes the default depth's); else the
+  // quick one, built and saved at first use.
+  int depth = 0;
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(c.db, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    int d = 0;
+    if (std::sscanf(name.c_str(), "moves-d%d.fsm", &d) == 1 && name == search::automaton_path("", d).string() &&
+        d >= search::MoveAutomaton::kMinDepth && d <= search::MoveAutomaton::kMaxDepth)
+      depth = std::max(depth, d);
+  }
+  if (depth == 0) depth = kQuickAutomatonDepth;
+  return std::make_shared<const search::MoveAutomaton>(
+      search::load_or_build_automaton(c.db, depth, StoreOptions{}.max_auto_build_seconds, note_on_stderr));
+}
+
 // ---- pattern databases ----
 
 pdb::PdbStore make_pdb_store(const Common& c, double max_auto_build_seconds) {
@@ -153,6 +178,38 @@ pdb::Partition partition_for(const std::string& heuristic, const std::string& pa
   if (spec.empty()) spec = pattern;
   if (spec.empty()) return pdb::choose_partition(store, goal);
   return pdb::parse_partition(spec, goal);
+}
+
+}  // namespace tilespace::cli
+
+namespace tilespace::cli {
+
+SearchSources::SearchSources(Common& c) : c_(c), pdbs_(make_pdb_store(c)), tables_(make_store(c)) {}
+SearchSources::~SearchSources() = default;
+
+std::string SearchSources::prepare(const search::SolvePlan& plan, const State& goal, search::SolveOptions& o, bool announce) {
+  std::string name = plan.heuristic;
+  if (plan.pattern_database) {
+    const pdb::Partition part = partition_for(plan.heuristic, plan.pattern, goal, pdbs_);
+    name = "pdb:" + part.name;
+    const std::string key = goal.board.name() + goal.to_string() + name;
+    auto it = heuristics_.find(key);
+    if (it == heuristics_.end()) {
+      const auto t0 = std::chrono::steady_clock::now();
+      it = heuristics_.emplace(key, std::make_unique<pdb::PdbHeuristic>(pdb::make_heuristic(pdbs_, goal, part))).first;
+      const double load = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      if (announce && !c_.json && (c_.progress || ::isatty(STDERR_FILENO)))
+        std::fprintf(stderr, "tilespace: pattern databases %s%s ready in %.3f s\n", part.name.c_str(),
+                     it->second->reflects() ? " (+ reflection)" : "", load);
+    }
+    o.pdb = it->second.get();
+  }
+  if (plan.needs_table) o.table = &tables_.table(goal.board, goal.blank);
+  if (plan.automaton) {
+    if (!automaton_) automaton_ = load_automaton(c_);
+    o.automaton = automaton_.get();
+  }
+  return name;
 }
 
 }  // namespace tilespace::cli

@@ -7,6 +7,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,6 +19,15 @@
 #include "tilespace/problem.hpp"
 #include "tilespace/state.hpp"
 #include "tilespace/table_store.hpp"
+
+namespace tilespace::search {
+class MoveAutomaton;
+struct SolvePlan;
+struct SolveOptions;
+}
+namespace tilespace::pdb {
+class PdbHeuristic;
+}
 
 namespace CLI {
 class App;
@@ -81,7 +92,35 @@ pdb::PdbStore make_pdb_store(const Common& c, double max_auto_build_seconds = 60
 pdb::Partition partition_for(const std::string& heuristic, const std::string& pattern, const State& goal,
                              const pdb::PdbStore& store);
 
+// What searches are made from, loaded once per command and kept alive as long as the searches
+// that use them: the pattern databases of each goal and partition (loaded or built through the
+// store), the distance tables, the move automaton.
+class SearchSources {
+ public:
+  explicit SearchSources(Common& c);
+  ~SearchSources();
+  // Fills o's table, databases and automaton for `plan` and `goal`; returns the heuristic's name
+  // as reported ("pdb:7-8" for plain "pdb"). `announce`: the databases' loading time on stderr
+  // (on a terminal or with --progress).
+  std::string prepare(const search::SolvePlan& plan, const State& goal, search::SolveOptions& o, bool announce);
+  TableStore& tables() { return tables_; }
+
+ private:
+  Common& c_;
+  pdb::PdbStore pdbs_;
+  TableStore tables_;
+  std::map<std::string, std::unique_ptr<pdb::PdbHeuristic>> heuristics_;
+  std::shared_ptr<const search::MoveAutomaton> automaton_;
+};
+
 // The search memory limit without --max-memory: 3/4 of physical memory.
 std::uint64_t default_memory_limit();
+// aidastar's A* memory without --max-memory: 1/8 of physical memory.
+std::uint64_t default_hybrid_memory();
+
+// The move automaton of --db (automaton.hpp): the deepest one on disk, else the quick one
+// (kQuickAutomatonDepth, a tenth of a second) built and saved at first use.
+inline constexpr int kQuickAutomatonDepth = 12;
+std::shared_ptr<const search::MoveAutomaton> load_automaton(const Common& c);
 
 }  // namespace tilespace::cli

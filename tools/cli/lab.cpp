@@ -44,7 +44,7 @@ search::Limits lab_limits(const LabFlags& f, double default_seconds) {
 
 int cmd_verify(Common& c, const LabFlags& f) {
   const Problem p = read_problem(c, std::nullopt);
-  const auto combos = f.algorithms.empty() ? search::admissible_combos() : search::parse_combos(f.algorithms, p.board);
+  const auto combos = f.algorithms.empty() ? search::admissible_combos(p.board) : search::parse_combos(f.algorithms, p.board);
   const std::uint64_t sample = f.sample ? search::parse_whole("sample", *f.sample, 1, 1'000'000'000) : 0;
   if (f.seed && !f.sample) throw option_error("seed", "applies with --sample");
   const std::uint64_t seed = f.seed ? search::parse_whole("seed", *f.seed, 0, UINT64_MAX) : 1;
@@ -73,8 +73,12 @@ int cmd_verify(Common& c, const LabFlags& f) {
                 pad(m.get("excess"), 8, true).c_str(), pad(m.get("failed"), 7, true).c_str(),
                 pad(m.get("stopped"), 7, true).c_str(), pad(m.get("expanded"), 14, true).c_str(),
                 pad(m.get("seconds"), 9, true).c_str());
+  SearchSources sources(c);
   for (const auto& combo : combos) {
-    const search::VerifyReport r = search::verify(t, p.goal, combo, ranks, base, c.threads);
+    search::SolveOptions o = base;
+    sources.prepare(combo.plan, p.goal, o, false);
+    if (combo.plan.algorithm == "aidastar") o.limits.max_bytes = combo.plan.limits.max_bytes;  // A*'s memory
+    const search::VerifyReport r = search::verify(t, p.goal, combo, ranks, o, c.threads);
     all_ok = all_ok && r.ok();
     if (c.json) {
       out.push_back({{"solver", combo.name()}, {"claims_optimal", r.claims_optimal}, {"states", r.states},
@@ -156,6 +160,7 @@ int cmd_compare(Common& c, const std::optional<std::string>& start_arg, const La
   base.limits = lab_limits(f, 10.0);
   base.limits.max_bytes = default_memory_limit();
   TableStore store = make_store(c);
+  SearchSources sources(c);
   std::vector<Row> rows;
   for (const auto& [st, gl] : instances) {
     std::optional<int> opt;
@@ -172,6 +177,8 @@ int cmd_compare(Common& c, const std::optional<std::string>& start_arg, const La
     }
     for (const auto& combo : combos) {
       search::SolveOptions o = base;
+      sources.prepare(combo.plan, gl, o, false);
+      if (combo.plan.algorithm == "aidastar") o.limits.max_bytes = combo.plan.limits.max_bytes;
       o.table = table;
       search::Solver solver(combo, gl, o);
       rows.push_back({st.to_string() + " -> " + gl.to_string(), combo.name(), solver.run(st), opt});

@@ -65,8 +65,7 @@ json Service::info() const {
     json opts = json::array();
     const search::AlgorithmInfo* info = search::find_algorithm(a["name"].get<std::string>());
     for (int i = 0; i < search::kOptions; ++i)
-      if ((info->applies & search::bit(static_cast<search::Option>(i))) &&
-          static_cast<search::Option>(i) != search::Option::pattern)  // pattern databases: command line only
+      if (info->applies & search::bit(static_cast<search::Option>(i)))
         opts.push_back(api_name(std::string(search::option_name(static_cast<search::Option>(i)))));
     a["options"] = opts;
     a["boards"] = info->any_board ? "any" : "up to 16 cells";
@@ -102,7 +101,7 @@ json Service::query(const httplib::Request& req) {
 
 json Service::solve(const httplib::Request& req) {
   const Params p(req, {"start", "goal", "board", "algorithm", "heuristic", "pattern", "trace", "weight",
-                       "depth_limit", "max_nodes", "max_seconds", "max_memory", "trace_limit"});
+                       "depth_limit", "max_nodes", "max_seconds", "max_memory", "trace_limit", "automaton"});
   const Problem pr = parse_pair(p, true);
   const State& s = *pr.start;
   // The same planning step as the command line, with the service's limits as ceilings.
@@ -116,6 +115,7 @@ json Service::solve(const httplib::Request& req) {
   q.max_seconds = p.get("max_seconds");
   q.max_memory = p.get("max_memory");
   q.trace_limit = p.get("trace_limit");
+  q.automaton = p.get("automaton");
   q.trace = p.flag("trace");
   search::PlanContext ctx;
   ctx.board = s.board;
@@ -123,6 +123,7 @@ json Service::solve(const httplib::Request& req) {
   ctx.max_nodes_ceiling = flags_.max_nodes;
   ctx.max_seconds_ceiling = flags_.max_seconds;
   ctx.default_max_bytes = max_bytes_;
+  ctx.default_hybrid_bytes = max_bytes_;
   ctx.max_bytes_ceiling = max_bytes_;
   ctx.trace_limit_default = flags_.trace_limit;
   ctx.trace_limit_ceiling = flags_.trace_limit;
@@ -132,9 +133,18 @@ json Service::solve(const httplib::Request& req) {
   } catch (const InputError& e) {
     throw http_error(e);
   }
-  if (plan.pattern_database)
-    throw bad(q.heuristic ? "heuristic" : "pattern", std::string(q.heuristic ? "heuristic" : "pattern") + ": pattern-database searches run from the command line (tilespace solve --heuristic pdb)");
   search::SolveOptions o = search::solve_options(plan);
+  std::string heuristic = plan.heuristic;
+  if (plan.pattern_database || plan.automaton) {
+    const std::lock_guard lock(sources_mu_);
+    try {
+      heuristic = sources_.prepare(plan, pr.goal, o, false);
+    } catch (const DataError& e) {  // databases that take long to build: `tilespace build` first
+      throw HttpError(404, q.heuristic ? "heuristic" : "pattern", e.what());
+    } catch (const InputError& e) {
+      throw http_error(e);
+    }
+  }
   const bool traced = plan.trace;
   const std::size_t trace_limit = plan.trace_limit;
 
@@ -160,7 +170,7 @@ json Service::solve(const httplib::Request& req) {
   } slot{solves_};
   const search::Result r = search::solve(s, pr.goal, o);
 
-  json j = solve_json(s, pr.goal, plan.algorithm, plan.heuristic, r, t);
+  json j = solve_json(s, pr.goal, plan.algorithm, heuristic, r, t);
   if (trace) add_trace_json(j, *trace, s.board);
   return j;
 }

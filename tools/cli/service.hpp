@@ -27,6 +27,8 @@ class Service {
  public:
   Service(const Common& c, const ServeFlags& f)
       : flags_(f),
+        common_(c),
+        sources_(common_),
         store_(make_store(c)),
         max_solves_(f.max_solves > 0 ? f.max_solves : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))),
         solves_(max_solves_),
@@ -47,6 +49,9 @@ class Service {
 
  private:
   ServeFlags flags_;
+  Common common_;
+  std::mutex sources_mu_;  // guards sources_ (the databases and automaton it hands out are immutable)
+  SearchSources sources_;  // pattern databases and the move automaton
   std::mutex store_mu_;  // guards store_ (the tables it hands out are immutable)
   TableStore store_;
   int max_solves_;

@@ -28,7 +28,8 @@
 #include "cli/report.hpp"
 #include "tilespace/distance_table.hpp"
 #include "tilespace/errors.hpp"
-#include "tilespace/pdb/solver.hpp"
+#include "tilespace/pdb/heuristic.hpp"
+#include "tilespace/search/automaton.hpp"
 #include "tilespace/search/heuristics.hpp"
 #include "tilespace/search/registry.hpp"
 #include "tilespace/search/solve.hpp"
@@ -91,19 +92,6 @@ int report_solve(const Common& c, const Problem& p, const SolveFlags& f, const s
   return solve_exit(r);
 }
 
-int cmd_solve_pdb(Common& c, const Problem& p, const SolveFlags& f, const search::SolvePlan& plan) {
-  pdb::PdbStore store = make_pdb_store(c);
-  const pdb::Partition part = partition_for(plan.heuristic, plan.pattern, p.goal, store);
-  const auto t0 = std::chrono::steady_clock::now();
-  const pdb::PdbHeuristic h = pdb::make_heuristic(store, p.goal, part);
-  const double load = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (!c.json && (c.progress || ::isatty(STDERR_FILENO)))
-    std::fprintf(stderr, "tilespace: pattern databases %s%s ready in %.3f s\n", part.name.c_str(),
-                 h.reflects() ? " (+ reflection)" : "", load);
-  const search::Result r = pdb::solve_idastar(*p.start, h, plan.limits);
-  return report_solve(c, p, f, plan, "pdb:" + part.name, r);
-}
-
 // Whether the exact table of the goal can be had at once: its file is there, or it fits and
 // builds within the stores' one minute (a 2x7 table is used once built, never built on the fly).
 bool table_at_hand(const Common& c, const State& goal) {
@@ -124,6 +112,7 @@ search::PlanContext plan_context(const Common& c, const State& goal) {
   ctx.board = goal.board;
   ctx.table_available = table_at_hand(c, goal);
   ctx.default_max_bytes = default_memory_limit();
+  ctx.default_hybrid_bytes = default_hybrid_memory();
   return ctx;
 }
 
@@ -187,30 +176,29 @@ int cmd_solve_batch(Common& c, const SolveFlags& f) {
   const std::optional<Board> board = board_option(c);
   plan_for(board.value_or(items.empty() || items[0].error.size() ? Board(3, 3) : items[0].start->board));
 
-  // Everything shared is prepared first, in order: databases per goal (pattern databases or
-  // distance tables), so the parallel part only reads.
+  // Everything shared is prepared first, in order: databases per goal (pattern databases,
+  // distance tables, the automaton), so the parallel part only reads.
   const auto t0 = std::chrono::steady_clock::now();
-  pdb::PdbStore pdbs = make_pdb_store(c);
-  TableStore tables = make_store(c);
-  std::map<std::string, std::shared_ptr<const pdb::PdbHeuristic>> heuristics;
-  std::map<std::string, const DistanceTable*> goal_tables;
+  SearchSources sources(c);
+  std::map<std::string, search::SolveOptions> options;  // per goal
   std::map<std::string, std::string> heuristic_names;
   for (auto& it : items) {
     if (!it.error.empty()) continue;
     const std::string key = it.goal->board.name() + it.goal->to_string();
+    if (options.count(key)) continue;
     try {
       const search::SolvePlan& plan = plan_for(it.goal->board);
-      heuristic_names[key] = plan.heuristic;
-      if (plan.pattern_database && !heuristics.count(key)) {
-        const pdb::Partition part = partition_for(plan.heuristic, plan.pattern, *it.goal, pdbs);
-        heuristic_names[key] = "pdb:" + part.name;
-        heuristics[key] = std::make_shared<const pdb::PdbHeuristic>(pdb::make_heuristic(pdbs, *it.goal, part));
-      }
-      if (plan.needs_table && !goal_tables.count(key)) goal_tables[key] = &tables.table(it.goal->board, it.goal->blank);
+      search::SolveOptions o = search::solve_options(plan);
+      o.threads = 1;  // the instances are what runs in parallel
+      heuristic_names[key] = sources.prepare(plan, *it.goal, o, false);
+      options[key] = o;
     } catch (const InputError& e) {
       it.error = e.what();
     }
   }
+  for (auto& it : items)  // a later line of a goal whose preparation failed
+    if (it.error.empty() && !options.count(it.goal->board.name() + it.goal->to_string()))
+      it.error = "its goal's databases could not be prepared (see the first line of that goal)";
   const double load = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   std::mutex out_mutex;
@@ -236,14 +224,7 @@ int cmd_solve_batch(Common& c, const SolveFlags& f) {
       if (it.error.empty()) {
         const std::string key = it.goal->board.name() + it.goal->to_string();
         try {
-          const search::SolvePlan& plan = plans.at(it.goal->board.name());
-          if (plan.pattern_database) {
-            it.result = pdb::solve_idastar(*it.start, *heuristics.at(key), plan.limits);
-          } else {
-            search::SolveOptions o = search::solve_options(plan);
-            if (const auto t = goal_tables.find(key); t != goal_tables.end()) o.table = t->second;
-            it.result = search::solve(*it.start, *it.goal, o);
-          }
+          it.result = search::solve(*it.start, *it.goal, options.at(key));
         } catch (const InputError& e) {
           it.error = e.what();
         }
@@ -305,12 +286,14 @@ int cmd_solve(Common& c, const std::optional<std::string>& start_arg, const Solv
   search::SolveRequest request = f.request;
   request.trace = !f.trace.empty();
   const search::SolvePlan plan = search::plan_solve(request, plan_context(c, p.goal));
-  if (plan.pattern_database) return cmd_solve_pdb(c, p, f, plan);
 
   const State& s = *p.start;
   search::SolveOptions o = search::solve_options(plan);
-  TableStore store = make_store(c);
-  if (solvable(s, p.goal) && plan.needs_table) o.table = &store.table(p.goal.board, p.goal.blank);
+  o.threads = c.threads;
+  SearchSources sources(c);
+  TableStore& store = sources.tables();
+  std::string heuristic = plan.heuristic;
+  if (solvable(s, p.goal)) heuristic = sources.prepare(plan, p.goal, o, true);
   std::optional<search::Trace> trace;
   if (plan.trace) {
     trace.emplace(plan.trace_limit);
@@ -321,11 +304,11 @@ int cmd_solve(Common& c, const std::optional<std::string>& start_arg, const Solv
     // Exact distances along the path when the goal's table is at hand (built, or small to build).
     const DistanceTable* t = o.table;
     if (!t && solvable(s, p.goal) && s.board.cells() <= 10) t = &store.table(p.goal.board, p.goal.blank);
-    json j = solve_json(s, p.goal, plan.algorithm, plan.heuristic, r, t);
+    json j = solve_json(s, p.goal, plan.algorithm, heuristic, r, t);
     add_trace_json(j, *trace, s.board);
     write_file_atomic(f.trace, j.dump());
   }
-  return report_solve(c, p, f, plan, plan.heuristic, r);
+  return report_solve(c, p, f, plan, heuristic, r);
 }
 
 }  // namespace tilespace::cli

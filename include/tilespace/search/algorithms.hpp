@@ -1,7 +1,9 @@
-// The solvers, as templates over the heuristic (heuristics.hpp) so that the node loop has no
-// virtual call. All work on packed states of boards of at most 16 cells, honour Limits, fill the
-// same Result, and record their search tree into a Trace when given one (trace.hpp). Preconditions: start and goal are on dom.board and solvable (the caller
-// answers unreachable pairs by parity, see solve.hpp).
+// The solvers, as templates over the domain (domain.hpp: packed words up to 16 cells, 128-bit
+// words up to 25) and the heuristic (heuristics.hpp, pattern_heuristic.hpp), so that the node loop
+// has no virtual call and one code serves every board. All honour Limits, fill the same Result,
+// and record their search tree into a Trace when given one (trace.hpp; packed boards only).
+// Preconditions: start and goal are on dom.board and solvable (the caller answers unreachable
+// pairs by parity, see solve.hpp).
 //
 //   breadth_first     optimal; goal test on generation; CLOSED = every generated state
 //   bidirectional     breadth-first from both ends, whole layers, smaller side first; optimal
@@ -9,17 +11,32 @@
 //   iterative_deepening  depth_limited with limits 0, 1, 2, ...; optimal
 //   best_first        OPEN ordered by wg*g + wh*h (A*: 1,1; weighted A*: 100,100w; greedy: 0,1),
 //                     ties to the deeper node; a cheaper path to a known state reopens it
-//   ida_star          iterative deepening on f = g + h, never undoing the last move; optimal
-//                     with an admissible heuristic
+//   ida_star          iterative deepening on f = g + h, never undoing the last move and, given a
+//                     move automaton (automaton.hpp), never taking a move string it rejects;
+//                     optimal with an admissible heuristic
+//   hybrid            A*+IDA* (Bu & Korf 2019): A* until its node store is full, then IDA* from
+//                     every frontier node in order of f (ties: smaller h first) with one shared
+//                     bound, the frontier shared out among threads; optimal with a consistent
+//                     heuristic (every one here that is admissible)
 //   table_descent     the exact distance table: from the start, always to a neighbour one move
 //                     closer (U, D, L, R order); optimal, one expansion a move
 #pragma once
 
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
 #include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <type_traits>
 #include <vector>
 
 #include "tilespace/distance_table.hpp"
 #include "tilespace/search/domain.hpp"
+#include "tilespace/search/heuristics.hpp"
 #include "tilespace/search/node_map.hpp"
 #include "tilespace/search/result.hpp"
 #include "tilespace/search/trace.hpp"
@@ -28,34 +45,39 @@ namespace tilespace::search {
 
 namespace detail {
 
-inline void path_from(const Domain& d, const std::vector<Node>& nodes, std::uint32_t i, Result& r) {
+template <class D>
+void path_from(const D& d, const std::vector<BasicNode<typename D::Word>>& nodes, std::uint32_t i, Result& r) {
   std::vector<State> rev;
   for (; i != NodeMap::kAbsent; i = nodes[i].parent) rev.push_back(d.state(nodes[i].packed));
   r.path.assign(rev.rbegin(), rev.rend());
   r.solved = true;
 }
 
-inline std::uint64_t store_bytes(const std::vector<Node>& nodes, const NodeMap& map) {
+template <class N, class M>
+std::uint64_t store_bytes(const std::vector<N>& nodes, const M& map) {
   return nodes.capacity() * sizeof(Node) + map.bytes();
 }
 
 }  // namespace detail
 
 // Breadth-first search; keeps its storage between runs (verify runs it thousands of times).
+template <class D>
 class BreadthFirst {
  public:
-  explicit BreadthFirst(const Domain& d) : d_(d) {}
+  using W = typename D::Word;
+  explicit BreadthFirst(const D& d) : d_(d) {}
 
   Result run(const State& start, const Limits& limits, Trace* tr = nullptr) {
     Result r;
     Budget budget(limits);
     nodes_.clear();
     seen_.clear();
-    nodes_.push_back({start.packed(), NodeMap::kAbsent, 0, static_cast<std::uint8_t>(start.blank), 0});
-    seen_.insert(start.packed(), 0);
-    if (tr) tid_.assign(1, tr->root(start.packed(), 0));
+    const W s = D::pack(start);
+    nodes_.push_back({s, NodeMap::kAbsent, 0, static_cast<std::uint8_t>(start.blank), 0});
+    seen_.insert(s, 0);
+    if (tr) tid_.assign(1, tr->root(D::trace_word(s), 0));
     r.generated = 1;
-    if (start.packed() == d_.goal_packed) {
+    if (s == d_.goal_packed) {
       detail::path_from(d_, nodes_, 0, r);
       if (tr) tr->solved_at(tid_[0]);
     }
@@ -63,19 +85,19 @@ class BreadthFirst {
       r.peak_open = std::max<std::uint64_t>(r.peak_open, nodes_.size() - head);
       if (!budget.step(r, detail::store_bytes(nodes_, seen_))) break;
       ++r.expanded;
-      const Node n = nodes_[head];
+      const BasicNode<W> n = nodes_[head];
       if (tr) tr->expand(tid_[head]);
       const auto& nb = d_.board.neighbours(n.blank);
       for (int k = 0; k < nb.count; ++k) {
-        const std::uint64_t p = Domain::move(n.packed, n.blank, nb.cell[k]);
+        const W p = D::move(n.packed, n.blank, nb.cell[k]);
         ++r.generated;
         const auto idx = static_cast<std::uint32_t>(nodes_.size());
         if (seen_.insert(p, idx) != idx) {
-          if (tr) tr->node(p, tid_[head], n.g + 1, 0, true);
+          if (tr) tr->node(D::trace_word(p), tid_[head], n.g + 1, 0, true);
           continue;
         }
         nodes_.push_back({p, static_cast<std::uint32_t>(head), static_cast<std::uint16_t>(n.g + 1), nb.cell[k], 0});
-        if (tr) tid_.push_back(tr->node(p, tid_[head], n.g + 1, 0));
+        if (tr) tid_.push_back(tr->node(D::trace_word(p), tid_[head], n.g + 1, 0));
         if (p == d_.goal_packed) {
           detail::path_from(d_, nodes_, idx, r);
           if (tr) tr->solved_at(tid_[idx]);
@@ -89,34 +111,37 @@ class BreadthFirst {
   }
 
  private:
-  const Domain& d_;
-  std::vector<Node> nodes_;
-  NodeMap seen_;
+  const D& d_;
+  std::vector<BasicNode<W>> nodes_;
+  BasicNodeMap<W> seen_;
   std::vector<std::uint32_t> tid_;  // trace id of each node (only when tracing)
 };
 
-inline Result breadth_first(const Domain& d, const State& start, const Limits& limits, Trace* tr = nullptr) {
-  return BreadthFirst(d).run(start, limits, tr);
+template <class D>
+Result breadth_first(const D& d, const State& start, const Limits& limits, Trace* tr = nullptr) {
+  return BreadthFirst<D>(d).run(start, limits, tr);
 }
 
 // Traced as two trees (roots: the start, then the goal); the solution runs down the first to the
 // meeting state, then up the second.
-inline Result bidirectional(const Domain& d, const State& start, const Limits& limits, Trace* tr = nullptr) {
+template <class D>
+Result bidirectional(const D& d, const State& start, const Limits& limits, Trace* tr = nullptr) {
+  using W = typename D::Word;
   Result r;
   Budget budget(limits);
   struct Side {
-    std::vector<Node> nodes;
-    NodeMap seen;
+    std::vector<BasicNode<W>> nodes;
+    BasicNodeMap<W> seen;
     std::size_t layer_begin = 0;
     std::vector<std::uint32_t> tid;  // trace ids (only when tracing)
   };
   Side side[2];
-  const std::uint64_t ends[2] = {start.packed(), d.goal_packed};
+  const W ends[2] = {D::pack(start), d.goal_packed};
   const int blanks[2] = {start.blank, d.goal.blank};
   for (int s = 0; s < 2; ++s) {
     side[s].nodes.push_back({ends[s], NodeMap::kAbsent, 0, static_cast<std::uint8_t>(blanks[s]), 0});
     side[s].seen.insert(ends[s], 0);
-    if (tr) side[s].tid.push_back(tr->root(ends[s], 0));
+    if (tr) side[s].tid.push_back(tr->root(D::trace_word(ends[s]), 0));
   }
   r.generated = 2;
   std::uint32_t meet[2] = {NodeMap::kAbsent, NodeMap::kAbsent};
@@ -138,19 +163,19 @@ inline Result bidirectional(const Domain& d, const State& start, const Limits& l
         break;
       }
       ++r.expanded;
-      const Node n = me.nodes[i];
+      const BasicNode<W> n = me.nodes[i];
       if (tr) tr->expand(me.tid[i]);
       const auto& nb = d.board.neighbours(n.blank);
       for (int k = 0; k < nb.count; ++k) {
-        const std::uint64_t p = Domain::move(n.packed, n.blank, nb.cell[k]);
+        const W p = D::move(n.packed, n.blank, nb.cell[k]);
         ++r.generated;
         const auto idx = static_cast<std::uint32_t>(me.nodes.size());
         if (me.seen.insert(p, idx) != idx) {
-          if (tr) tr->node(p, me.tid[i], n.g + 1, 0, true);
+          if (tr) tr->node(D::trace_word(p), me.tid[i], n.g + 1, 0, true);
           continue;
         }
         me.nodes.push_back({p, static_cast<std::uint32_t>(i), static_cast<std::uint16_t>(n.g + 1), nb.cell[k], 0});
-        if (tr) me.tid.push_back(tr->node(p, me.tid[i], n.g + 1, 0));
+        if (tr) me.tid.push_back(tr->node(D::trace_word(p), me.tid[i], n.g + 1, 0));
         if (const auto j = other.seen.find(p); j != NodeMap::kAbsent) {
           const int total = n.g + 1 + other.nodes[j].g;
           if (best < 0 || total < best) {
@@ -198,27 +223,28 @@ namespace detail {
 // Returns true when the goal is found (path then ends with it), false otherwise; sets
 // r.stopped when a limit is hit.
 // `tr`/`tid`: the trace and this node's id in it (kTraced only: untraced runs compile without it).
-template <bool kTraced>
-bool dfs(const Domain& d, std::vector<std::uint64_t>& path, int blank, int limit, Result& r, Budget& budget,
+template <bool kTraced, class D>
+bool dfs(const D& d, std::vector<typename D::Word>& path, int blank, int limit, Result& r, Budget& budget,
          Trace* tr, std::uint32_t tid) {
-  const std::uint64_t p = path.back();
+  using W = typename D::Word;
+  const W p = path.back();
   if (p == d.goal_packed) {
     if constexpr (kTraced) tr->solved_at(tid);
     return true;
   }
   if (static_cast<int>(path.size()) - 1 >= limit) return false;
-  if (!budget.step(r, path.capacity() * sizeof(std::uint64_t))) return false;
+  if (!budget.step(r, path.capacity() * sizeof(W))) return false;
   ++r.expanded;
   if constexpr (kTraced) tr->expand(tid);
   const int g = static_cast<int>(path.size());  // of the children
   const auto& nb = d.board.neighbours(blank);
   for (int k = 0; k < nb.count; ++k) {
-    const std::uint64_t q = Domain::move(p, blank, nb.cell[k]);
+    const W q = D::move(p, blank, nb.cell[k]);
     ++r.generated;
     bool on_path = false;  // no early exit: the compiler vectorises the scan
-    for (const std::uint64_t x : path) on_path |= x == q;
+    for (const W x : path) on_path |= x == q;
     std::uint32_t cid = Trace::kNone;
-    if constexpr (kTraced) cid = tr->node(q, tid, g, 0, on_path);
+    if constexpr (kTraced) cid = tr->node(D::trace_word(q), tid, g, 0, on_path);
     if (on_path) continue;
     path.push_back(q);
     r.peak_open = std::max<std::uint64_t>(r.peak_open, path.size());
@@ -230,24 +256,26 @@ bool dfs(const Domain& d, std::vector<std::uint64_t>& path, int blank, int limit
 }
 
 // dfs from the root, traced or not.
-inline bool dfs_root(const Domain& d, std::vector<std::uint64_t>& path, int blank, int limit, Result& r,
-                     Budget& budget, Trace* tr) {
-  if (tr) return dfs<true>(d, path, blank, limit, r, budget, tr, tr->root(path.back(), 0));
+template <class D>
+bool dfs_root(const D& d, std::vector<typename D::Word>& path, int blank, int limit, Result& r, Budget& budget,
+              Trace* tr) {
+  if (tr) return dfs<true>(d, path, blank, limit, r, budget, tr, tr->root(D::trace_word(path.back()), 0));
   return dfs<false>(d, path, blank, limit, r, budget, nullptr, Trace::kNone);
 }
 
-inline void finish_dfs(const Domain& d, const std::vector<std::uint64_t>& path, Result& r) {
+template <class D>
+void finish_dfs(const D& d, const std::vector<typename D::Word>& path, Result& r) {
   for (const auto p : path) r.path.push_back(d.state(p));
   r.solved = true;
 }
 
 }  // namespace detail
 
-inline Result depth_limited(const Domain& d, const State& start, int limit, const Limits& limits,
-                            Trace* tr = nullptr) {
+template <class D>
+Result depth_limited(const D& d, const State& start, int limit, const Limits& limits, Trace* tr = nullptr) {
   Result r;
   Budget budget(limits);
-  std::vector<std::uint64_t> path{start.packed()};
+  std::vector<typename D::Word> path{D::pack(start)};
   path.reserve(static_cast<std::size_t>(limit) + 1);
   r.generated = 1;
   if (detail::dfs_root(d, path, start.blank, limit, r, budget, tr)) detail::finish_dfs(d, path, r);
@@ -255,15 +283,15 @@ inline Result depth_limited(const Domain& d, const State& start, int limit, cons
   return r;
 }
 
-inline Result iterative_deepening(const Domain& d, const State& start, int max_limit, const Limits& limits,
-                                  Trace* tr = nullptr) {
+template <class D>
+Result iterative_deepening(const D& d, const State& start, int max_limit, const Limits& limits, Trace* tr = nullptr) {
   Result r;
   Budget budget(limits);
-  std::vector<std::uint64_t> path;
+  std::vector<typename D::Word> path;
   path.reserve(static_cast<std::size_t>(max_limit) + 1);
   r.generated = 1;
   for (int limit = 0; limit <= max_limit && r.stopped == Stop::None; ++limit) {
-    path.assign(1, start.packed());
+    path.assign(1, D::pack(start));
     if (tr && limit > 0) tr->next_iteration();
     if (detail::dfs_root(d, path, start.blank, limit, r, budget, tr)) {
       detail::finish_dfs(d, path, r);
@@ -275,20 +303,69 @@ inline Result iterative_deepening(const Domain& d, const State& start, int max_l
 }
 
 // Best-first search with storage that is kept between runs (no allocation once warm): OPEN is a
-// bucket queue indexed by the integer key, each bucket a stack. A cheaper path to a known state reopens it (lazy deletion: a popped
-// entry whose g is not the node's current g is skipped).
-template <class H>
+// bucket queue indexed by the integer key, each bucket a stack. A cheaper path to a known state
+// reopens it (lazy deletion: a popped entry whose g is not the node's current g is skipped).
+// `store_limit` (0: none) caps the nodes stored: the search then stops with Stop::Memory, and
+// frontier() lists OPEN for the hybrid search.
+template <class D, class H>
 class BestFirst {
  public:
-  BestFirst(const Domain& d, const H& h, int wg, int wh) : d_(d), h_(h), wg_(wg), wh_(wh) {}
+  using W = typename D::Word;
+  using V = typename Ops<H>::Value;
+  // The bytes a stored node costs: the node, its h, its two hash slots, an OPEN entry.
+  static constexpr std::size_t kBytesPerNode = sizeof(BasicNode<W>) + 4 + 2 * (sizeof(W) + 4) + 8;
 
-  Result run(const State& start, const Limits& limits, Trace* tr = nullptr) {
-    return tr ? run_impl<true>(start, limits, tr) : run_impl<false>(start, limits, nullptr);
+  BestFirst(const D& d, const H& h, int wg, int wh) : d_(d), h_(h), wg_(wg), wh_(wh) {}
+
+  Result run(const State& start, const Limits& limits, Trace* tr = nullptr, std::size_t store_limit = 0) {
+    if constexpr (D::kPacked) {
+      if (tr) return run_impl<true>(start, limits, tr, store_limit);
+    }
+    return run_impl<false>(start, limits, nullptr, store_limit);
   }
+
+  // One node of OPEN: where the hybrid search goes on from.
+  struct Frontier {
+    W packed;
+    std::uint32_t node;  // its index, for the path (path_to)
+    std::uint16_t g, h;
+    std::uint8_t blank, parent_blank;  // parent_blank: 255 for the start
+  };
+  // OPEN after a run stopped on its store limit, in order of f, then smaller h first.
+  std::vector<Frontier> frontier() const {
+    std::vector<Frontier> out;
+    for (std::size_t k = min_key_; k < buckets_.size(); ++k) {
+      const auto& b = buckets_[k];
+      for (auto e = b.rbegin(); e != b.rend(); ++e) {  // a bucket is a stack: newest first
+        const BasicNode<W>& n = nodes_[e->node];
+        if (n.closed || n.g != e->g) continue;
+        const std::uint8_t pb = n.parent == NodeMap::kAbsent ? 255 : nodes_[n.parent].blank;
+        out.push_back({n.packed, e->node, n.g, static_cast<std::uint16_t>(hval_[e->node]), n.blank, pb});
+      }
+    }
+    if (wg_ != 1 || wh_ != 1)  // the A* key already orders by f, then by depth (= smaller h)
+      std::stable_sort(out.begin(), out.end(), [](const Frontier& a, const Frontier& b) {
+        return a.g + a.h != b.g + b.h ? a.g + a.h < b.g + b.h : a.h < b.h;
+      });
+    return out;
+  }
+  // The states from the start to stored node i.
+  std::vector<State> path_to(std::uint32_t i) const {
+    Result r;
+    detail::path_from(d_, nodes_, i, r);
+    return std::move(r.path);
+  }
+  // Frees the hash map and OPEN (the nodes stay, for path_to).
+  void release_index() {
+    seen_ = BasicNodeMap<W>(16);
+    std::vector<std::vector<Entry>>().swap(buckets_);
+    open_size_ = 0;
+  }
+  std::uint64_t bytes() const noexcept { return detail::store_bytes(nodes_, seen_) + hval_.capacity() * 4; }
 
  private:
   template <bool kTraced>
-  Result run_impl(const State& start, const Limits& limits, Trace* tr) {
+  Result run_impl(const State& start, const Limits& limits, Trace* tr, std::size_t store_limit) {
     Result r;
     Budget budget(limits);
     nodes_.clear();
@@ -297,33 +374,46 @@ class BestFirst {
     for (auto& b : buckets_) b.clear();
     open_size_ = 0;
     std::size_t peak_open_bytes = 0;
-    const std::uint64_t s = start.packed();
+    const W s = D::pack(start);
     nodes_.push_back({s, NodeMap::kAbsent, 0, static_cast<std::uint8_t>(start.blank), 0});
-    hval_.push_back(static_cast<std::uint32_t>(h_.eval(s, start.blank)));
+    hval_.push_back(static_cast<std::uint32_t>(Ops<H>::h(h_.eval(s, start.blank))));
     seen_.insert(s, 0);
-    if constexpr (kTraced) tid_.assign(1, tr->root(s, static_cast<int>(hval_[0])));
+    if constexpr (kTraced) tid_.assign(1, tr->root(D::trace_word(s), static_cast<int>(hval_[0])));
     min_key_ = key(0);
     push(0);
     r.generated = 1;
     while (open_size_ > 0) {
       while (buckets_[min_key_].empty()) ++min_key_;
       const Entry e = buckets_[min_key_].back();
-      buckets_[min_key_].pop_back();
-      --open_size_;
-      Node& n = nodes_[e.node];
-      if (n.closed || n.g != e.g) continue;  // stale entry
+      BasicNode<W>& n = nodes_[e.node];
+      if (n.closed || n.g != e.g) {  // stale entry
+        buckets_[min_key_].pop_back();
+        --open_size_;
+        continue;
+      }
       if (n.packed == d_.goal_packed) {
         detail::path_from(d_, nodes_, e.node, r);
         if constexpr (kTraced) tr->solved_at(tid_[e.node]);
         break;
       }
+      if (store_limit && nodes_.size() + 4 > store_limit) {  // full: the entry stays in OPEN
+        r.stopped = Stop::Memory;
+        break;
+      }
+      buckets_[min_key_].pop_back();
+      --open_size_;
       peak_open_bytes = std::max(peak_open_bytes, open_size_ * sizeof(Entry));
       const std::uint64_t bytes = detail::store_bytes(nodes_, seen_) + hval_.capacity() * 4 + peak_open_bytes;
-      if (!budget.step(r, bytes)) break;
+      if (!budget.step(r, bytes)) {
+        push(e.node);  // back into OPEN, so the frontier stays whole
+        break;
+      }
       n.closed = 1;
       ++r.expanded;
-      const Node cur = n;
-      const int hcur = static_cast<int>(hval_[e.node]);
+      const BasicNode<W> cur = n;
+      V vcur;
+      if constexpr (std::is_same_v<V, int>) vcur = static_cast<int>(hval_[e.node]);
+      else vcur = h_.eval(cur.packed, cur.blank);
       const int back = cur.parent != NodeMap::kAbsent ? nodes_[cur.parent].blank : -1;
       std::uint32_t tcur = Trace::kNone;
       if constexpr (kTraced) {
@@ -334,25 +424,30 @@ class BestFirst {
       for (int k = 0; k < nb.count; ++k) {
         const int to = nb.cell[k];
         if (to == back) continue;  // undoing the last move
-        const std::uint64_t p = Domain::move(cur.packed, cur.blank, to);
+        const W p = D::move(cur.packed, cur.blank, to);
         ++r.generated;
         const auto g = static_cast<std::uint16_t>(cur.g + 1);
         const auto idx = static_cast<std::uint32_t>(nodes_.size());
         const std::uint32_t at = seen_.insert(p, idx);
         if (at == idx) {
+          if (store_limit && nodes_.size() == nodes_.capacity() && 2 * nodes_.size() > store_limit) {
+            nodes_.reserve(store_limit);  // no doubling past the budget
+            hval_.reserve(store_limit);
+          }
           nodes_.push_back({p, e.node, g, static_cast<std::uint8_t>(to), 0});
-          const int tile = Domain::tile_at(cur.packed, to);
-          hval_.push_back(static_cast<std::uint32_t>(h_.update(hcur, p, to, tile, to, cur.blank)));
-          if constexpr (kTraced) tid_.push_back(tr->node(p, tcur, g, static_cast<int>(hval_.back())));
+          const int tile = D::tile_at(cur.packed, to);
+          const int hv = Ops<H>::h(Ops<H>::update(h_, vcur, p, to, tile, to, cur.blank, 1 << 20));
+          hval_.push_back(static_cast<std::uint32_t>(hv));
+          if constexpr (kTraced) tid_.push_back(tr->node(D::trace_word(p), tcur, g, hv));
           push(idx);
         } else if (wg_ > 0 && g < nodes_[at].g) {  // a cheaper path: (re)open it
           nodes_[at].g = g;
           nodes_[at].parent = e.node;
           nodes_[at].closed = 0;
-          if constexpr (kTraced) tid_[at] = tr->node(p, tcur, g, static_cast<int>(hval_[at]));
+          if constexpr (kTraced) tid_[at] = tr->node(D::trace_word(p), tcur, g, static_cast<int>(hval_[at]));
           push(at);
         } else if constexpr (kTraced) {
-          tr->node(p, tcur, g, static_cast<int>(hval_[at]), true);
+          tr->node(D::trace_word(p), tcur, g, static_cast<int>(hval_[at]), true);
         }
       }
       r.peak_open = std::max<std::uint64_t>(r.peak_open, open_size_);
@@ -381,93 +476,123 @@ class BestFirst {
     ++open_size_;
   }
 
-  const Domain& d_;
+  const D& d_;
   const H& h_;
   int wg_, wh_;
-  std::vector<Node> nodes_;
+  std::vector<BasicNode<W>> nodes_;
   std::vector<std::uint32_t> hval_;
   std::vector<std::uint32_t> tid_;  // trace id of each node's latest generation (only when tracing)
-  NodeMap seen_;
+  BasicNodeMap<W> seen_;
   std::vector<std::vector<Entry>> buckets_;
   std::size_t open_size_ = 0;
   std::uint32_t min_key_ = 0;
 };
 
-template <class H>
-Result best_first(const Domain& d, const H& h, const State& start, int wg, int wh, const Limits& limits,
+template <class D, class H>
+Result best_first(const D& d, const H& h, const State& start, int wg, int wh, const Limits& limits,
                   Trace* tr = nullptr) {
-  return BestFirst<H>(d, h, wg, wh).run(start, limits, tr);
+  return BestFirst<D, H>(d, h, wg, wh).run(start, limits, tr);
 }
+
+// No move automaton: IDA* then only never undoes its last move.
+struct NoAutomaton {};
 
 namespace detail {
 
-// The IDA* recursion. The path is kept as the blank's cells (a move is the blank's new cell), so a
-// node costs one packed-word update and one heuristic update; limits are checked every 4096
+// The IDA* recursion over domain D, heuristic H and move automaton A (NoAutomaton, or
+// MoveAutomaton of automaton.hpp: `next(state, Dir)`, `kDead`). The path is kept as the blank's
+// cells (a move is the blank's new cell), so a node costs one word update, one heuristic update
+// and one automaton step; children above the bound are counted and dropped before any call.
+// Limits (and `cancel`, shared by the threads of a hybrid search) are checked every 4096
 // expansions, outside the hot path.
-template <class H, bool kTraced>
+template <class D, class H, class A, bool kTraced>
 struct IdaStar {
-  const Domain& d;
+  using W = typename D::Word;
+  using O = Ops<H>;
+  using V = typename O::Value;
+  static constexpr bool kFsm = !std::is_same_v<A, NoAutomaton>;
+
+  const D& d;
   const H& h;
+  const A* fsm;
   Result& r;
   Budget& budget;
-  Trace* tr;                         // used only when kTraced
-  std::vector<std::uint8_t> blanks;  // blanks[k]: the blank's cell after k moves
+  Trace* tr;                                   // used only when kTraced
+  std::atomic<bool>* cancel = nullptr;         // set by another thread: stop
+  std::atomic<std::uint64_t>* shared = nullptr;  // expansions of every thread (node limit)
+  std::vector<std::uint8_t> blanks;            // blanks[k]: the blank's cell after k moves
   int bound = 0;
   int next_bound = 0;
-  std::uint64_t expanded = 0, generated = 0;
+  std::uint64_t expanded = 0, generated = 0, reported = 0;
   bool stop = false;
 
-  // Returns true when the goal is found below `p` (blanks then holds the whole path).
-  // `tid`: this node's trace id (kNone when not tracing).
-  bool search(std::uint64_t p, int blank, int prev_blank, int g, int hv, std::uint32_t tid) {
-    const int f = g + hv;
-    if (f > bound) {
-      next_bound = std::min(next_bound, f);
-      return false;
-    }
+  bool tick() {
+    if (cancel && cancel->load(std::memory_order_relaxed)) return false;
+    std::uint64_t total = expanded;
+    if (shared) total = shared->fetch_add(expanded - reported, std::memory_order_relaxed) + (expanded - reported);
+    reported = expanded;
+    r.expanded = total;
+    return budget.check(r, blanks.capacity());
+  }
+
+  // Precondition: g + h(v) <= bound. Returns true when the goal is found below `p` (blanks then
+  // holds the whole path). `tid`: this node's trace id (kNone when not tracing).
+  using VArg = std::conditional_t<sizeof(V) <= 8, V, const V&>;  // small values in registers
+  bool search(W p, int blank, int prev_blank, int g, VArg v, std::uint32_t q, std::uint32_t tid) {
     if (p == d.goal_packed) {
       if constexpr (kTraced) tr->solved_at(tid);
       return true;
     }
-    if ((++expanded & 4095) == 0) {
-      r.expanded = expanded;
-      if (!budget.step(r, blanks.capacity())) {
-        stop = true;
-        return false;
-      }
+    if ((++expanded & 4095) == 0 && !tick()) {
+      stop = true;
+      return false;
     }
     if constexpr (kTraced) tr->expand(tid);
+    const int cap = bound - g - 1;
     const auto& nb = d.board.neighbours(blank);
+    if constexpr (requires { h.prefetch(v, 0, 0); }) {  // the children's lookups, all at once
+      for (int k = 0; k < nb.count; ++k)
+        if (nb.cell[k] != prev_blank) h.prefetch(v, D::tile_at(p, nb.cell[k]), nb.cell[k]);
+    }
     for (int k = 0; k < nb.count; ++k) {
       const int to = nb.cell[k];
       if (to == prev_blank) continue;
-      const int tile = Domain::tile_at(p, to);
-      const std::uint64_t q = Domain::move(p, blank, to);
+      std::uint32_t cq = 0;
+      if constexpr (kFsm) {
+        cq = fsm->next(q, nb.dir[k]);
+        if (cq == A::kDead) continue;
+      }
+      const int tile = D::tile_at(p, to);
+      const W c = D::move(p, blank, to);
       ++generated;
-      blanks[static_cast<std::size_t>(g) + 1] = static_cast<std::uint8_t>(to);
-      const int hq = h.update(hv, q, to, tile, to, blank);
+      const V cv = O::update(h, v, c, to, tile, to, blank, cap);
+      const int hc = O::h(cv);
       std::uint32_t cid = Trace::kNone;
-      if constexpr (kTraced) cid = tr->node(q, tid, g + 1, hq);
-      if (search(q, to, blank, g + 1, hq, cid)) return true;
+      if constexpr (kTraced) cid = tr->node(D::trace_word(c), tid, g + 1, hc);
+      if (hc > cap) {
+        next_bound = std::min(next_bound, g + 1 + hc);
+        continue;
+      }
+      blanks[static_cast<std::size_t>(g) + 1] = static_cast<std::uint8_t>(to);
+      if (search(c, to, blank, g + 1, cv, cq, cid)) return true;
       if (stop) return false;
     }
     return false;
   }
 };
 
-}  // namespace detail
-
-namespace detail {
-
-template <class H, bool kTraced>
-Result ida_star(const Domain& d, const H& h, const State& start, const Limits& limits, Trace* tr) {
+template <class D, class H, class A, bool kTraced>
+Result ida_star(const D& d, const H& h, const A* fsm, const State& start, const Limits& limits, Trace* tr) {
   Result r;
   Budget budget(limits);
-  detail::IdaStar<H, kTraced> ida{d, h, r, budget, tr, {}, 0, 0};
-  const std::uint64_t s = start.packed();
-  const int h0 = h.eval(s, start.blank);
+  IdaStar<D, H, A, kTraced> ida{d, h, fsm, r, budget, tr, nullptr, nullptr, {}};
+  const typename D::Word s = D::pack(start);
+  const auto v0 = h.eval(s, start.blank);
+  const int h0 = Ops<H>::h(v0);
   ida.bound = h0;
   constexpr int kNoBound = 1 << 30;
+  std::uint32_t q0 = 0;
+  if constexpr (IdaStar<D, H, A, kTraced>::kFsm) q0 = fsm->start();
   while (!ida.stop) {
     ida.blanks.assign(static_cast<std::size_t>(ida.bound) + 2, 0);
     ida.blanks[0] = static_cast<std::uint8_t>(start.blank);
@@ -475,9 +600,9 @@ Result ida_star(const Domain& d, const H& h, const State& start, const Limits& l
     std::uint32_t root = Trace::kNone;
     if constexpr (kTraced) {
       if (ida.bound > h0) tr->next_iteration();
-      root = tr->root(s, h0);
+      root = tr->root(D::trace_word(s), h0);
     }
-    if (ida.search(s, start.blank, -1, 0, h0, root)) {
+    if (ida.search(s, start.blank, -1, 0, v0, q0, root)) {
       State cur = start;
       r.path.push_back(cur);
       // The path length is the bound at which the goal was met (every step had f <= bound).
@@ -502,10 +627,145 @@ Result ida_star(const Domain& d, const H& h, const State& start, const Limits& l
 
 }  // namespace detail
 
-// Untraced runs compile without the trace (a separate instantiation).
-template <class H>
-Result ida_star(const Domain& d, const H& h, const State& start, const Limits& limits, Trace* tr = nullptr) {
-  return tr ? detail::ida_star<H, true>(d, h, start, limits, tr) : detail::ida_star<H, false>(d, h, start, limits, nullptr);
+// IDA*. Untraced runs compile without the trace (a separate instantiation). With a move
+// automaton (`fsm`, not null), move strings it rejects are never followed.
+template <class D, class H, class A = NoAutomaton>
+Result ida_star(const D& d, const H& h, const State& start, const Limits& limits, Trace* tr = nullptr,
+                const A* fsm = nullptr) {
+  if constexpr (!std::is_same_v<A, NoAutomaton>) {
+    if (!fsm) return ida_star(d, h, start, limits, tr, static_cast<const NoAutomaton*>(nullptr));
+  }
+  if constexpr (D::kPacked) {
+    if (tr) return detail::ida_star<D, H, A, true>(d, h, fsm, start, limits, tr);
+  }
+  return detail::ida_star<D, H, A, false>(d, h, fsm, start, limits, nullptr);
+}
+
+namespace detail {
+
+// One thread's share of a hybrid search.
+struct HybridLocal {
+  Result r;
+  std::uint64_t generated = 0;
+  int next_bound = 1 << 30;
+};
+
+}  // namespace detail
+
+// What the hybrid search needs beyond the limits.
+struct HybridOptions {
+  std::uint64_t memory = 0;  // bytes for A*'s nodes (0: 1 GiB)
+  int threads = 1;           // threads of the IDA* phase (0: all cores)
+};
+
+// A*+IDA* (Bu & Korf 2019). A* stores nodes until `memory` is full (it may solve the instance
+// itself); then, with bound t = the smallest f in OPEN, an IDA* iteration runs below every OPEN
+// node with f <= t (its g as start, never undoing the move into it, the automaton from its start),
+// in order of f and then h, the nodes shared out among threads; the first solution found ends every
+// thread; else t becomes the smallest f seen above it. Every solution found at bound t has length t,
+// so the length is the same whatever the threads (the path may differ). With a consistent heuristic
+// every optimal path leaves A*'s closed nodes through an OPEN node with its optimal g, so the
+// search is optimal.
+template <class D, class H, class A = NoAutomaton>
+Result hybrid(const D& d, const H& h, const State& start, const Limits& limits, const HybridOptions& options,
+              const A* fsm = nullptr) {
+  if constexpr (!std::is_same_v<A, NoAutomaton>) {
+    if (!fsm) return hybrid(d, h, start, limits, options, static_cast<const NoAutomaton*>(nullptr));
+  }
+  using BF = BestFirst<D, H>;
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::uint64_t memory = options.memory ? options.memory : (std::uint64_t{1} << 30);
+  BF astar(d, h, 1, 1);
+  Result r = astar.run(start, limits, nullptr, std::max<std::size_t>(64, memory / BF::kBytesPerNode));
+  if (r.solved || r.stopped != Stop::Memory) return r;
+
+  // The IDA* phase.
+  const auto frontier = astar.frontier();
+  if (std::getenv("TS_DEBUG")) std::fprintf(stderr, "A* %llu expanded, frontier %zu, %.2f s, threads %d\n", (unsigned long long)r.expanded, frontier.size(), std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), options.threads);
+  const std::uint64_t astar_bytes = astar.bytes();
+  astar.release_index();
+  r.stopped = Stop::None;
+  r.peak_open = frontier.size();
+  r.peak_bytes = astar_bytes + frontier.capacity() * sizeof(typename BF::Frontier);
+  Limits rest = limits;  // what is left of the limits after A*
+  // max_nodes stays: the threads count every expansion, A*'s included (`shared`)
+  if (rest.max_seconds > 0) rest.max_seconds = std::max(1e-3, rest.max_seconds - r.seconds);
+  rest.max_bytes = 0;  // A*'s memory is the budget; IDA* adds a path per thread
+
+  using Ida = detail::IdaStar<D, H, A, false>;
+  constexpr int kNoBound = 1 << 30;
+  std::atomic<bool> found{false}, stopped{false};
+  std::atomic<std::uint64_t> shared{r.expanded};
+  std::mutex solution_mutex;
+  std::vector<State> solution;
+  using Local = detail::HybridLocal;
+  tbb::enumerable_thread_specific<Local> locals;
+  Budget budget(rest);
+  const int threads = options.threads > 0 ? options.threads : tbb::info::default_concurrency();
+  tbb::task_arena arena(threads);
+  int t = frontier.empty() ? kNoBound : frontier.front().g + frontier.front().h;
+  while (t < kNoBound && !found && !stopped) {
+    std::size_t end = 0;  // the frontier nodes with f <= t (a prefix: it is sorted by f)
+    while (end < frontier.size() && frontier[end].g + frontier[end].h <= t) ++end;
+    for (Local& l : locals) l.next_bound = kNoBound;
+    // The threads take the frontier nodes in order (an atomic cursor), so that the whole team
+    // works on the most promising nodes first, as one thread would.
+    std::atomic<std::size_t> cursor{0};
+    arena.execute([&] {
+      tbb::parallel_for(0, threads, [&](int) {
+        Local& l = locals.local();
+        Budget b = budget;
+        Ida ida{d, h, fsm, l.r, b, nullptr, &found, &shared, {}};
+        ida.bound = t;
+        ida.next_bound = kNoBound;
+        ida.blanks.assign(static_cast<std::size_t>(t) + 2, 0);
+        for (std::size_t i; (i = cursor.fetch_add(1, std::memory_order_relaxed)) < end;) {
+          if (found.load(std::memory_order_relaxed) || ida.stop) break;
+          const auto& fn = frontier[i];
+          ida.blanks[fn.g] = fn.blank;
+          std::uint32_t q0 = 0;
+          if constexpr (Ida::kFsm) q0 = fsm->start();
+          const auto v = h.eval(fn.packed, fn.blank);
+          if (fn.g + Ops<H>::h(v) > t) {
+            ida.next_bound = std::min(ida.next_bound, fn.g + Ops<H>::h(v));
+            continue;
+          }
+          if (ida.search(fn.packed, fn.blank, fn.parent_blank == 255 ? -1 : fn.parent_blank, fn.g, v, q0, Trace::kNone)) {
+            const std::lock_guard lock(solution_mutex);
+            if (!found.exchange(true)) {
+              solution = astar.path_to(fn.node);
+              for (int k = fn.g + 1; k <= t && !(solution.back() == d.goal); ++k)
+                solution.push_back(solution.back().moved(ida.blanks[static_cast<std::size_t>(k)]));
+            }
+            break;
+          }
+        }
+        l.generated += ida.generated;
+        l.next_bound = std::min(l.next_bound, ida.next_bound);
+        if (ida.stop && !found.load()) {
+          stopped = true;
+          if (l.r.stopped == Stop::None) l.r.stopped = Stop::Time;
+        }
+        shared.fetch_add(ida.expanded - ida.reported, std::memory_order_relaxed);
+      });
+    });
+    if (std::getenv("TS_DEBUG")) std::fprintf(stderr, "iteration t=%d end=%zu expanded=%llu at %.2f s\n", t, end, (unsigned long long)shared.load(), std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    int next = end < frontier.size() ? frontier[end].g + frontier[end].h : kNoBound;
+    for (const Local& l : locals) next = std::min(next, l.next_bound);
+    t = next;
+  }
+  r.expanded = shared.load();
+  for (const Local& l : locals) {
+    r.generated += l.generated;
+    if (r.stopped == Stop::None && l.r.stopped != Stop::None && !found) r.stopped = l.r.stopped;
+  }
+  if (found) {
+    r.path = std::move(solution);
+    r.solved = true;
+    r.stopped = Stop::None;
+  }
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
 }
 
 // Descent on the goal's exact distance table (`table` answers d.goal by relabelling). Records,

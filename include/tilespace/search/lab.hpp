@@ -17,6 +17,7 @@ namespace tilespace::search {
 // "astar:manhattan" or "bfs": an algorithm and, where it takes one, a heuristic.
 struct Combo {
   std::string algorithm, heuristic;
+  SolvePlan plan;  // as planned by parse_combos (what the front end prepares: databases, automaton)
   std::string name() const { return heuristic.empty() ? algorithm : algorithm + ":" + heuristic; }
   // True when the algorithm is optimal with this heuristic (or without one).
   bool claims_optimal() const;
@@ -27,8 +28,8 @@ struct Combo {
 // default; a heuristic given to an algorithm without one is an error). Throws InputError about
 // the --algorithms option naming the bad entry.
 std::vector<Combo> parse_combos(std::string_view list, const Board& board);
-// Every combination that claims optimality (for `verify` without --algorithms).
-std::vector<Combo> admissible_combos();
+// Every combination that claims optimality on `board` (for `verify` without --algorithms), planned.
+std::vector<Combo> admissible_combos(const Board& board);
 
 // A solver for one combination and goal that keeps its search storage between runs.
 // Not thread-safe: one per thread.

@@ -23,9 +23,9 @@ namespace tilespace::search {
 
 // The options of a solve request, by the command line's long names (the HTTP API writes '_').
 enum class Option : std::uint8_t {
-  heuristic, pattern, weight, depth_limit, max_nodes, max_seconds, max_memory, trace, trace_limit
+  heuristic, pattern, weight, depth_limit, max_nodes, max_seconds, max_memory, trace, trace_limit, automaton
 };
-inline constexpr int kOptions = 9;
+inline constexpr int kOptions = 10;
 using OptionSet = std::uint32_t;
 constexpr OptionSet bit(Option o) { return OptionSet{1} << static_cast<int>(o); }
 std::string_view option_name(Option o) noexcept;  // "depth-limit"
@@ -35,7 +35,7 @@ struct AlgorithmInfo {
   bool optimal;         // finds optimal solutions (with an admissible heuristic where it takes one)
   bool uses_heuristic;
   OptionSet applies;    // the options that mean something to it
-  bool any_board;       // also boards over 16 cells (with pattern databases); else packed boards only
+  bool any_board;       // also boards over 16 cells; else packed boards only (the table)
   std::string_view description;
 };
 
@@ -43,7 +43,7 @@ struct HeuristicInfo {
   std::string_view name;          // "pdb" stands for every pattern-database heuristic (pdb:SPEC)
   bool admissible;
   bool needs_table;               // the goal's exact distance table
-  bool pattern_database;          // additive pattern databases (any board up to 5x5, with idastar)
+  bool pattern_database;          // additive pattern databases (any board up to 5x5, any algorithm)
   std::string_view description;
 };
 
@@ -59,7 +59,7 @@ std::string heuristic_names();
 // A solve request: the options given, as text. Absent means "not given".
 struct SolveRequest {
   std::optional<std::string> algorithm, heuristic, pattern, weight, depth_limit, max_nodes, max_seconds,
-      max_memory, trace_limit;
+      max_memory, trace_limit, automaton;
   bool trace = false;
 };
 
@@ -70,6 +70,7 @@ struct PlanContext {
   std::string default_algorithm;        // the front end's default ("": table where available, else idastar)
   bool table_available = false;         // the default algorithm is "table" when true
   std::uint64_t default_max_bytes = 0;  // memory limit without --max-memory (0: none)
+  std::uint64_t default_hybrid_bytes = std::uint64_t{1} << 30;  // aidastar: A*'s memory without --max-memory
   std::uint64_t max_nodes_ceiling = 0;  // 0: none; else also the default
   double max_seconds_ceiling = 0;       // 0: none; else also the default
   std::uint64_t max_bytes_ceiling = 0;  // 0: none
@@ -84,12 +85,16 @@ struct SolvePlan {
   bool pattern_database = false;
   double weight = 2.0;
   int depth_limit = 50;
-  Limits limits;
+  Limits limits;             // aidastar: max_bytes is A*'s memory, not a limit
   std::size_t trace_limit = 100000;
   bool trace = false;
+  bool automaton = false;    // idastar, aidastar: prune with the move automaton (--automaton on|off, default on)
   bool optimal = false;      // the plan claims optimal solutions
   bool needs_table = false;  // "table" or the "exact" heuristic
 };
+
+// The default search where the exact table is not at hand (the fastest measured for the board).
+std::string default_search(const Board& board);
 
 // Validates `request` and fills in defaults (throws InputError about the option at fault).
 SolvePlan plan_solve(const SolveRequest& request, const PlanContext& context);

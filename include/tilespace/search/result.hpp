@@ -47,6 +47,12 @@ class Budget {
       return stop(r, Stop::Time);
     return true;
   }
+  // The same checks, the time always (for callers that check every few thousand expansions).
+  bool check(Result& r, std::uint64_t bytes) {
+    if (!step(r, bytes)) return false;
+    if (limits_.max_seconds > 0 && elapsed() > limits_.max_seconds) return stop(r, Stop::Time);
+    return true;
+  }
   double elapsed() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
   }

@@ -11,7 +11,20 @@
 #include "tilespace/search/result.hpp"
 #include "tilespace/search/trace.hpp"
 
+namespace tilespace::pdb {
+class PdbHeuristic;
+}
+
 namespace tilespace::search {
+
+class MoveAutomaton;
+
+// What heuristics are made from besides the goal: the exact table ("exact"), the pattern
+// databases ("pdb", "pdb:SPEC").
+struct HeuristicSources {
+  const DistanceTable* table = nullptr;
+  const pdb::PdbHeuristic* pdb = nullptr;
+};
 
 struct SolveOptions {
   std::string algorithm = "astar";
@@ -21,14 +34,19 @@ struct SolveOptions {
   Limits limits;
   const DistanceTable* table = nullptr;  // for "table" and the "exact" heuristic: the goal's table
   Trace* trace = nullptr;  // records the search tree when set (trace.hpp); "table" records its descent
+  const pdb::PdbHeuristic* pdb = nullptr;     // for "pdb" heuristics: the databases of the goal
+  const MoveAutomaton* automaton = nullptr;   // idastar, aidastar: prune the move strings it rejects
+  int threads = 1;                            // aidastar: threads of the IDA* phase (0: all cores)
 };
 
 // The options of a validated plan (registry.hpp); the table and the trace are the caller's.
 SolveOptions solve_options(const SolvePlan& plan);
 
-// Solves start -> goal. Unreachable pairs are answered by parity without search
-// (Result::unreachable). Throws InputError for an unknown algorithm or heuristic, a heuristic
-// given to an algorithm without one, or "table"/"exact" without a table.
+// Solves start -> goal on any board up to 5x5 (domain.hpp). Unreachable pairs are answered by
+// parity without search (Result::unreachable). aidastar takes limits.max_bytes as A*'s memory
+// (1 GiB when 0), not as a limit. Throws InputError for an unknown algorithm or heuristic,
+// "table"/"exact" without a table (or above 16 cells), "pdb" without databases, a trace above 16
+// cells.
 Result solve(const State& start, const State& goal, const SolveOptions& options);
 
 }  // namespace tilespace::search

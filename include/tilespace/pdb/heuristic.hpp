@@ -1,5 +1,6 @@
-// Optimal solving with additive pattern databases: the heuristic and IDA* over boards of up to
-// 32 cells (the 15- and 24-puzzle).
+// The additive pattern-database heuristic's tables: which database counts each tile, and the
+// reflection. The search uses them through search::PatternDatabases (search/pattern_heuristic.hpp),
+// a heuristic like the others, with every algorithm.
 //
 // The heuristic is the sum of the partition's databases, each looked up with the placement of its
 // tiles; where the goal allows it (a square board with the goal's blank on the main diagonal) also
@@ -7,10 +8,8 @@
 // (Korf & Felner 2002). Both sums are admissible and change by at most 1 per move, so IDA* needs no
 // re-expansion tricks.
 //
-// Memory model: a PdbHeuristic shares the databases (read-only) and a few small tables; the
-// search keeps the state as a tile array, each pattern's placement and value, and the path as
-// blank cells: per move it re-ranks the (at most two) patterns whose tile moved, O(k), and makes
-// no allocation. A PdbHeuristic is immutable and may be shared by searches in several threads.
+// Memory model: a PdbHeuristic shares the databases (read-only) and a few small tables. It is
+// immutable and may be shared by searches in several threads.
 #pragma once
 
 #include <array>
@@ -19,13 +18,15 @@
 #include <vector>
 
 #include "tilespace/pdb/database.hpp"
-#include "tilespace/search/result.hpp"
 
 namespace tilespace::pdb {
 
+inline constexpr int kMaxPatterns = 8;
+
 class PdbHeuristic {
  public:
-  // Precondition: the databases are disjoint patterns built for `goal`.
+  // Precondition: the databases are patterns built for `goal`; throws InputError if they overlap
+  // or there are more than kMaxPatterns of them.
   PdbHeuristic(const State& goal, std::vector<std::shared_ptr<const PatternDatabase>> databases);
 
   const State& goal() const noexcept { return goal_; }
@@ -57,10 +58,5 @@ class PdbHeuristic {
 // Builds or loads (through `store`) the databases of `partition` for `goal`: PdbStore::get, which
 // refuses (DataError naming the build command) missing databases that take over a minute to build.
 PdbHeuristic make_heuristic(PdbStore& store, const State& goal, const Partition& partition);
-
-// IDA* from `start` to the heuristic's goal: an optimal path with expanded/generated counts.
-// An unsolvable pair is answered at once (result.unreachable). Limits stop the search cleanly
-// (result.stopped, partial statistics). Thread-safe for distinct calls.
-search::Result solve_idastar(const State& start, const PdbHeuristic& h, const search::Limits& limits = {});
 
 }  // namespace tilespace::pdb
