@@ -1,7 +1,9 @@
 // The duplicate-pruning move automaton (search/automaton.hpp): what it forbids, the path counts,
-// its safety (exhaustively on small boards: every optimal length survives the pruning) and its
-// file (kind 4 of the database format).
+// its safety (exhaustively on small boards: every optimal length survives the pruning), its file
+// (kind 4 of the database format) and `tilespace build --automaton`.
 #include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
 
 #include <array>
 #include <cstdint>
@@ -24,6 +26,8 @@
 using namespace tilespace;
 using search::MoveAutomaton;
 using Catch::Matchers::Contains;
+using nlohmann::json;
+using testing::run_cli;
 using testing::TempDir;
 
 namespace {
@@ -44,6 +48,8 @@ std::string load_error(const std::filesystem::path& p, int depth = 0) {
   }
   return "";
 }
+
+bool one_line(const std::string& s) { return !s.empty() && s.find('\n') == s.size() - 1; }
 
 // Move strings of each length 0..max_len legal on `board` from every blank cell, by depth-first
 // enumeration: those that never undo the last move, or (with `fsm`) those the machine accepts.
@@ -471,4 +477,84 @@ TEST_CASE("automaton: the store builds a quick machine once and refuses a slow o
   CHECK(build_command(std::filesystem::path("out"), "--automaton") == "tilespace build --automaton");
   CHECK(search::estimate_automaton_build(18).seconds > 60);
   CHECK(search::estimate_automaton_build(12).seconds < 1);
+}
+
+TEST_CASE("cli: build --automaton builds once and says up to date and --force rebuilds", "[automaton][cli]") {
+  TempDir dir;
+  auto r = run_cli("build --automaton --automaton-depth 12 --db db", dir.path);
+  REQUIRE(r.rc == 0);
+  CHECK(std::filesystem::exists(dir / "db/moves-d12.fsm"));
+  CHECK_THAT(r.out, Contains("built db/moves-d12.fsm: depth 12, "));
+  CHECK_THAT(r.out, Contains("branching factor 4x4 2.1304 -> 2.0080, 5x5 2.3676 -> 2.2716"));
+  CHECK(one_line(r.out));
+  CHECK_THAT(r.err, Contains("building the move automaton of depth 12"));
+  CHECK_THAT(r.err, Contains("length  12"));  // a progress line a level
+  r = run_cli("build --automaton --automaton-depth 12 --db db", dir.path);
+  REQUIRE(r.rc == 0);
+  CHECK_THAT(r.out, Contains("up to date: db/moves-d12.fsm: depth 12, "));
+  CHECK(r.err.empty());
+  r = run_cli("build --automaton --automaton-depth 12 --db db --json", dir.path);
+  REQUIRE(r.rc == 0);
+  const json j = json::parse(r.out);
+  CHECK(j[0]["up_to_date"] == true);
+  CHECK(j[0]["depth"] == 12);
+  CHECK(j[0]["states"] == machine(12).states());
+  CHECK(j[0]["forbidden"] == machine(12).forbidden());
+  CHECK(j[0]["branching"]["4x4"]["plain"].get<double>() > j[0]["branching"]["4x4"]["automaton"].get<double>());
+  r = run_cli("build --automaton --automaton-depth 12 --db db --force", dir.path);
+  REQUIRE(r.rc == 0);
+  CHECK_THAT(r.out, Contains("built db/moves-d12.fsm"));
+  // A corrupt file is a data error naming it; --force replaces it.
+  std::string bytes = testing::read_file(dir / "db/moves-d12.fsm");
+  bytes[kHeaderSize + 8] = static_cast<char>(bytes[kHeaderSize + 8] ^ 1);
+  testing::write_file(dir / "db/moves-d12.fsm", bytes);
+  r = run_cli("build --automaton --automaton-depth 12 --db db", dir.path);
+  CHECK(r.rc == kExitData);
+  CHECK(one_line(r.err));
+  CHECK_THAT(r.err, Contains("db/moves-d12.fsm"));
+  r = run_cli("build --automaton --automaton-depth 12 --db db --force", dir.path);
+  CHECK(r.rc == 0);
+  CHECK(MoveAutomaton::load(dir / "db/moves-d12.fsm").table() == machine(12).table());
+}
+
+TEST_CASE("cli: build --automaton without a depth builds the default one", "[automaton][cli]") {
+  TempDir dir;
+  const std::string name = "moves-d" + std::to_string(MoveAutomaton::kDefaultDepth) + ".fsm";
+  auto r = run_cli("build --automaton --db db", dir.path);
+  REQUIRE(r.rc == 0);
+  CHECK(std::filesystem::exists(dir / "db" / name));
+  CHECK_THAT(r.out, Contains("built db/" + name));
+  r = run_cli("build --automaton --db db", dir.path);
+  REQUIRE(r.rc == 0);
+  CHECK_THAT(r.out, Contains("up to date: db/" + name));
+  CHECK(MoveAutomaton::load(dir / "db" / name, MoveAutomaton::kDefaultDepth).states() > machine(12).states());
+}
+
+TEST_CASE("cli: build --automaton options out of range or out of place exit 2 naming the option",
+          "[automaton][cli]") {
+  TempDir dir;
+  struct Case {
+    const char* args;
+    const char* says;
+  };
+  for (const Case& c : {Case{"build --automaton --automaton-depth 0", "--automaton-depth: must be a whole number from 1 to 30"},
+                        Case{"build --automaton --automaton-depth 99", "--automaton-depth: must be a whole number from 1 to 30"},
+                        Case{"build --automaton --automaton-depth 12x", "--automaton-depth"},
+                        Case{"build --automaton --automaton-depth -3", "--automaton-depth"},
+                        Case{"build --automaton-depth 12", "--automaton-depth: applies with --automaton"},
+                        Case{"build --automaton --board 4x4", "--board: does not apply with --automaton"},
+                        Case{"build --automaton --goal '1 2 3 4 5 6 7 8 0'", "--goal: does not apply with --automaton"},
+                        Case{"build --automaton --pdb 4-4", "--pdb: does not apply with --automaton"},
+                        Case{"build --automaton --all-goals", "--all-goals: does not apply with --automaton"},
+                        Case{"build --automaton --bits 2", "--bits: does not apply with --automaton"},
+                        Case{"build --automaton --resume", "--resume: does not apply with --automaton"},
+                        Case{"build --automaton --threads 2", "--threads: does not apply with --automaton"}}) {
+    INFO(c.args);
+    const auto r = run_cli(c.args, dir.path);
+    CHECK(r.rc == kExitInput);
+    CHECK(one_line(r.err));
+    CHECK_THAT(r.err, Contains(c.says));
+    CHECK(r.out.empty());
+  }
+  CHECK(!std::filesystem::exists(dir / "out"));  // nothing was built
 }
