@@ -52,7 +52,7 @@
 //     16    15.46      2015     138856   395123       6174  2.1304 -> 1.9626  2.3676 -> 2.2272
 //     17    66.72      6986     189946   530698       8292  2.1304 -> 1.9546  2.3676 -> 2.2233
 //
-// Depths 18 to 22 were not built: by the growth above depth 18 needs about 16-20 GiB and 4
+// Depths 18 to 22 were not built: by the growth above depth 18 needs about 16-20 GiB and 4-5
 // minutes, 20 about 150 GiB, 22 over a TiB (estimate_automaton_build extrapolates so). Odd levels
 // add few forbidden strings (743 of length 13 against 15417 of length 14), so depths go by two:
 // kDefaultDepth = 16 builds in about 15 s and 2 GiB, well inside the stores' one-minute rule, and
@@ -147,7 +147,8 @@ double branching_factor(const Board& board, const MoveAutomaton* fsm, int len = 
 std::filesystem::path automaton_path(const std::filesystem::path& dir, int depth);
 
 // What building the machine of `depth` costs (seconds, peak memory, file size), from the
-// measurements in the header comment (extrapolated past the deepest one).
+// measurements in the header comment: shallower depths are taken as depth 12 (a fraction of a
+// second), deeper ones extrapolated from depth 17 (3 times the memory, 4 times the time a level).
 BuildCost estimate_automaton_build(int depth);
 
 // The machine of `depth` from its file in `dir`; if there is none, built and saved first (with a
