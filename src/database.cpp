@@ -54,12 +54,16 @@ std::uint64_t header_checksum(std::span<const std::uint8_t> header) {
 std::string sys_error() { return std::strerror(errno); }
 
 constexpr std::size_t kChunkLog2Offset = 136, kFarthestCountOffset = 140, kChunkCountOffset = 144;
+// Kind 4 uses the same two fields for its own values.
+constexpr std::size_t kAutomatonDepthOffset = 136, kAutomatonForbiddenOffset = 144;
+constexpr std::uint32_t kAutomatonMaxDepth = 30;  // search/automaton.hpp: MoveAutomaton::kMaxDepth
+constexpr std::uint32_t kNoState = 0xFFFFFFFFu;   // kind 4: a pruned move
 
 std::uint64_t chunk_count(std::uint64_t payload, std::uint32_t log2) {
   return (payload + (std::uint64_t{1} << log2) - 1) >> log2;
 }
 
-// The header and trailer of a file of `payload_size` bytes of payload. Kinds 1 and 2 store
+// The header and trailer of a file of `payload_size` bytes of payload. Kinds 1, 2 and 4 store
 // `payload_sum` (XXH3-64 of the payload); kind 3 stores the trailer's checksum, the trailer being
 // the chunk checksums `sums` and info.farthest.
 DatabaseFrame make_frame(const std::string& name, const DatabaseInfo& info, std::uint64_t payload_size,
@@ -72,6 +76,11 @@ DatabaseFrame make_frame(const std::string& name, const DatabaseInfo& info, std:
   if (info.goal.cells() > static_cast<int>(kMaxHeaderCells) || info.pattern.size() > kMaxHeaderCells)
     throw DataError(name + ": boards of more than 32 cells cannot be stored");
   const bool two_bit = info.kind == kKindTwoBitTable;
+  const bool automaton = info.kind == kKindMoveAutomaton;
+  if (automaton && (info.automaton_depth < 1 || info.automaton_depth > kAutomatonMaxDepth || !info.pattern.empty() ||
+                    info.entries % 4 != 0 || payload_size != 4 * info.entries))
+    throw DataError(name + ": not a move automaton that can be stored (depth " + std::to_string(info.automaton_depth) +
+                    ", " + std::to_string(info.entries) + " entries, " + std::to_string(payload_size) + " bytes)");
   if (two_bit) {
     f.trailer.resize(8 * (sums.size() + info.farthest.size()));
     std::memcpy(f.trailer.data(), sums.data(), 8 * sums.size());
@@ -83,10 +92,14 @@ DatabaseFrame make_frame(const std::string& name, const DatabaseInfo& info, std:
   std::memcpy(h.data(), kMagic.data(), kMagic.size());
   put<std::uint32_t>(h, 8, kFormatVersion);
   put<std::uint32_t>(h, 12, kHeaderSize);
+  if (automaton) {
+    put<std::uint32_t>(h, kAutomatonDepthOffset, info.automaton_depth);
+    put<std::uint64_t>(h, kAutomatonForbiddenOffset, info.automaton_forbidden);
+  }
   h[16] = info.kind;
-  h[17] = static_cast<std::uint8_t>(info.goal.board.width());
-  h[18] = static_cast<std::uint8_t>(info.goal.board.height());
-  h[19] = two_bit ? 2 : 8;
+  h[17] = automaton ? 0 : static_cast<std::uint8_t>(info.goal.board.width());  // kind 4: no board
+  h[18] = automaton ? 0 : static_cast<std::uint8_t>(info.goal.board.height());
+  h[19] = two_bit ? 2 : automaton ? 32 : 8;
   put<std::uint32_t>(h, 20, static_cast<std::uint32_t>(info.radius()));
   put<std::uint64_t>(h, 24, info.entries);
   put<std::uint64_t>(h, 32, kHeaderSize);
@@ -94,7 +107,8 @@ DatabaseFrame make_frame(const std::string& name, const DatabaseInfo& info, std:
   put<std::uint64_t>(h, 48, two_bit ? XXH3_64bits(f.trailer.data(), f.trailer.size()) : payload_sum);
   put<std::uint32_t>(h, 64, static_cast<std::uint32_t>(info.histogram.size()));
   put<std::uint32_t>(h, 68, static_cast<std::uint32_t>(info.pattern.size()));
-  for (int c = 0; c < info.goal.cells(); ++c) h[kGoalOffset + c] = info.goal.tiles[c];
+  if (!automaton)
+    for (int c = 0; c < info.goal.cells(); ++c) h[kGoalOffset + c] = info.goal.tiles[c];
   for (std::size_t i = 0; i < info.pattern.size(); ++i) h[kPatternOffset + i] = info.pattern[i];
   for (std::size_t i = 0; i < info.histogram.size(); ++i) put<std::uint64_t>(h, kHistogramOffset + 8 * i, info.histogram[i]);
   put<std::uint64_t>(h, kHeaderChecksumOffset, header_checksum(h));
@@ -277,15 +291,19 @@ LoadedDatabase load_database(const std::filesystem::path& path) {
   db.info.kind = bytes[16];
   const bool two_bit = db.info.kind == kKindTwoBitTable;
   const bool table = db.info.kind == kKindDistanceTable || two_bit;
-  if (!table && db.info.kind != kKindPatternDatabase) throw bad("unknown table kind " + std::to_string(db.info.kind));
+  const bool automaton = db.info.kind == kKindMoveAutomaton;
+  if (!table && !automaton && db.info.kind != kKindPatternDatabase)
+    throw bad("unknown table kind " + std::to_string(db.info.kind));
   const int w = bytes[17], hgt = bytes[18];
   const int max_cells = table ? kMaxCells : kMaxBoardCells;
-  if (w < 2 || hgt < 2 || w * hgt > max_cells)
-    throw bad("unsupported board " + std::to_string(w) + "x" + std::to_string(hgt));
-  if (bytes[19] != (two_bit ? 2 : 8)) throw bad("unsupported entry width of " + std::to_string(bytes[19]) + " bits");
-  const Board board(w, hgt);
-  const int n = board.cells();
-  db.info.goal = State{board, {}, -1};
+  // A move automaton has no board (0x0), and only a move automaton.
+  if (automaton ? w != 0 || hgt != 0 : w < 2 || hgt < 2 || w * hgt > max_cells)
+    throw bad((automaton ? "a move automaton is board-independent (0x0), not " : "unsupported board ") +
+              std::to_string(w) + "x" + std::to_string(hgt));
+  if (bytes[19] != (two_bit ? 2 : automaton ? 32 : 8))
+    throw bad("unsupported entry width of " + std::to_string(bytes[19]) + " bits");
+  const int n = automaton ? 0 : w * hgt;
+  if (!automaton) db.info.goal = State{Board(w, hgt), {}, -1};
   std::uint32_t seen = 0;
   for (int c = 0; c < static_cast<int>(kMaxHeaderCells); ++c) {
     const int t = bytes[kGoalOffset + c];
@@ -299,7 +317,8 @@ LoadedDatabase load_database(const std::filesystem::path& path) {
     if (t == 0) db.info.goal.blank = c;
   }
   const auto k = get<std::uint32_t>(bytes, 68);
-  if (table ? k != 0 : (k < 1 || k + 2 > static_cast<std::uint32_t>(n))) throw bad("invalid pattern size " + std::to_string(k));
+  if (table || automaton ? k != 0 : (k < 1 || k + 2 > static_cast<std::uint32_t>(n)))
+    throw bad("invalid pattern size " + std::to_string(k));
   std::uint32_t in_pattern = 0;
   for (std::uint32_t i = 0; i < kMaxHeaderCells; ++i) {
     const int t = bytes[kPatternOffset + i];
@@ -316,16 +335,22 @@ LoadedDatabase load_database(const std::filesystem::path& path) {
   const auto offset = get<std::uint64_t>(bytes, 32);
   const auto size = get<std::uint64_t>(bytes, 40);
   std::uint64_t expected = 1;
-  if (table) {
+  if (automaton) {
+    // Four entries a state; state numbers stay below kNoState.
+    if (db.info.entries == 0 || db.info.entries % 4 != 0 || db.info.entries / 4 >= kNoState)
+      throw bad("holds " + std::to_string(db.info.entries) + " entries, a move automaton has 4 a state");
+    expected = db.info.entries;
+  } else if (table) {
     expected = kFactorial[n] / 2;
   } else {
     for (std::uint32_t i = 0; i < k; ++i) expected *= static_cast<std::uint64_t>(n) - i;
   }
   if (db.info.entries != expected)
     throw bad("holds " + std::to_string(db.info.entries) + " entries, " +
-              (table ? "a " + board.name() + " table has " : "a pattern of " + std::to_string(k) + " tiles has ") +
+              (table ? "a " + db.info.goal.board.name() + " table has " : "a pattern of " + std::to_string(k) + " tiles has ") +
               std::to_string(expected));
-  const std::uint64_t payload_size = two_bit ? (db.info.entries + 31) / 32 * 8 : db.info.entries;
+  const std::uint64_t payload_size =
+      two_bit ? (db.info.entries + 31) / 32 * 8 : automaton ? 4 * db.info.entries : db.info.entries;
   if (offset != kHeaderSize || size != payload_size) throw bad("inconsistent payload offset or size");
   std::uint64_t trailer = 0, chunks = 0;
   std::uint32_t chunk_log2 = 0, far = 0;
@@ -337,6 +362,12 @@ LoadedDatabase load_database(const std::filesystem::path& path) {
       throw bad("inconsistent chunk size or count");
     if (far > 1000) throw bad("inconsistent count of states at the radius");
     trailer = 8 * (chunks + far);
+  } else if (automaton) {
+    db.info.automaton_depth = get<std::uint32_t>(bytes, kAutomatonDepthOffset);
+    db.info.automaton_forbidden = get<std::uint64_t>(bytes, kAutomatonForbiddenOffset);
+    if (db.info.automaton_depth < 1 || db.info.automaton_depth > kAutomatonMaxDepth)
+      throw bad("invalid automaton depth " + std::to_string(db.info.automaton_depth));
+    if (get<std::uint32_t>(bytes, kFarthestCountOffset) != 0) throw bad("reserved header fields are not zero");
   } else if (get<std::uint32_t>(bytes, kChunkLog2Offset) != 0 || get<std::uint32_t>(bytes, kFarthestCountOffset) != 0 ||
              get<std::uint64_t>(bytes, kChunkCountOffset) != 0) {
     throw bad("reserved header fields are not zero");
@@ -351,8 +382,10 @@ LoadedDatabase load_database(const std::filesystem::path& path) {
   if (hist_len == 0 || hist_len > kMaxHistogram || hist_len != radius + 1) throw bad("inconsistent histogram length");
   db.info.histogram.resize(hist_len);
   for (std::uint32_t i = 0; i < hist_len; ++i) db.info.histogram[i] = get<std::uint64_t>(bytes, kHistogramOffset + 8 * i);
-  // Exactly one entry is 0 in both kinds: the goal (all pattern tiles home).
-  if (std::accumulate(db.info.histogram.begin(), db.info.histogram.end(), std::uint64_t{0}) != db.info.entries ||
+  // Exactly one entry is 0 in the tables: the goal (all pattern tiles home); one state of a move
+  // automaton is at distance 0: the start.
+  if (std::accumulate(db.info.histogram.begin(), db.info.histogram.end(), std::uint64_t{0}) !=
+          (automaton ? db.info.entries / 4 : db.info.entries) ||
       db.info.histogram[0] != 1)
     throw bad("histogram does not add up to the entry count");
   db.payload = bytes.subspan(offset, size);
@@ -371,6 +404,15 @@ LoadedDatabase load_database(const std::filesystem::path& path) {
     db.chunks = std::make_shared<const ChunkVerifier>(name, db.payload, tr.subspan(0, 8 * chunks), chunk_log2);
   } else if (XXH3_64bits(db.payload.data(), db.payload.size()) != get<std::uint64_t>(bytes, 48)) {
     throw bad("payload checksum mismatch: the table is corrupt");
+  }
+  if (automaton) {
+    const std::uint64_t states = db.info.entries / 4;
+    for (std::uint64_t i = 0; i < db.info.entries; ++i) {
+      const auto q = get<std::uint32_t>(db.payload, 4 * i);
+      if (q != kNoState && q >= states)
+        throw bad("transition " + std::to_string(i) + " leads to state " + std::to_string(q) + " of " +
+                  std::to_string(states) + ": the automaton is corrupt");
+    }
   }
   db.file = std::move(file);
   return db;

@@ -45,16 +45,35 @@ std::string build_command(const State& goal, const std::filesystem::path& dir, c
   return cmd;
 }
 
-DataError too_long_to_build(const std::string& what, const State& goal, const std::filesystem::path& dir,
-                            const BuildCost& cost, const std::string& command) {
+std::string build_command(const std::filesystem::path& dir, const std::string& extra) {
+  std::string cmd = "tilespace build " + extra;
+  if (dir != "out") cmd += " --db " + shell_word(dir.string());
+  return cmd;
+}
+
+namespace {
+
+// "in DIR/ (building it takes about S s, M GiB of memory, D GiB of disk): run  COMMAND".
+std::string where_and_cost(const std::filesystem::path& dir, const BuildCost& cost, const std::string& command) {
   std::string where = dir.string();
   if (where.empty() || where.back() != '/') where += '/';
   char secs[64];
   if (cost.seconds >= 120) std::snprintf(secs, sizeof secs, "%.0f s (%.0f min)", cost.seconds, cost.seconds / 60);
   else std::snprintf(secs, sizeof secs, "%.0f s", cost.seconds);
-  return DataError("no " + what + " for this " + goal.board.name() + " goal in " + where + " (building it takes about " +
-                   secs + ", " + size_words(cost.memory) + " of memory, " + size_words(cost.disk) +
-                   " of disk): run  " + command);
+  return "in " + where + " (building it takes about " + secs + ", " + size_words(cost.memory) + " of memory, " +
+         size_words(cost.disk) + " of disk): run  " + command;
+}
+
+}  // namespace
+
+DataError too_long_to_build(const std::string& what, const State& goal, const std::filesystem::path& dir,
+                            const BuildCost& cost, const std::string& command) {
+  return DataError("no " + what + " for this " + goal.board.name() + " goal " + where_and_cost(dir, cost, command));
+}
+
+DataError too_long_to_build(const std::string& what, const std::filesystem::path& dir, const BuildCost& cost,
+                            const std::string& command) {
+  return DataError("no " + what + " " + where_and_cost(dir, cost, command));
 }
 
 TableStore::TableStore(StoreOptions options) : options_(std::move(options)) {}

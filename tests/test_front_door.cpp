@@ -561,8 +561,10 @@ TEST_CASE("frontdoor: --help of each command lists only the options that apply",
     std::vector<std::string> required;  // must be listed
   };
   const std::vector<Cmd> cmds{
-      {"build", {"--goal", "--json", "--all-goals", "--bits", "--checkpoint-every", "--resume", "--pdb", "--force"},
-       {"--goal", "--bits", "--pdb", "--force"}},
+      {"build",
+       {"--goal", "--json", "--all-goals", "--bits", "--checkpoint-every", "--resume", "--pdb", "--force", "--automaton",
+        "--automaton-depth"},
+       {"--goal", "--bits", "--pdb", "--force", "--automaton", "--automaton-depth"}},
       {"query", {"--goal", "--json", "--blank", "--batch", "--lang"}, {"--goal", "--batch", "--blank"}},
       {"stats", {"--goal", "--json", "--all-goals", "--lang"}, {"--goal", "--all-goals"}},
       {"check", {"--goal", "--json", "--junit", "--max-seconds", "--lang"}, {"--junit", "--max-seconds"}},

@@ -13,6 +13,7 @@
 #include "cli/common.hpp"
 #include "cli/messages.hpp"
 #include "tilespace/errors.hpp"
+#include "tilespace/search/automaton.hpp"
 #include "tilespace/search/registry.hpp"
 
 using namespace tilespace;
@@ -37,7 +38,8 @@ int main(int argc, char** argv) {
   std::string batch;
 
   BuildFlags bf;
-  auto* build = app.add_subcommand("build", "Build distance tables or pattern databases into the database folder");
+  auto* build = app.add_subcommand(
+      "build", "Build distance tables, pattern databases or the move automaton into the database folder");
   add_common(build, c);
   build->add_flag("--all-goals", bf.all_goals, "One table per blank cell: every (start, goal) pair");
   build->add_option("--pdb", bf.pdb,
@@ -53,6 +55,14 @@ int main(int argc, char** argv) {
                     ->capture_default_str()
                     ->check(CLI::Range(0.0, 1e9));
   build->add_flag("--resume", bf.resume, "Two-bit builds: continue from the checkpoint in the database folder");
+  build->add_flag("--automaton", bf.automaton,
+                  "The move automaton instead of a table: IDA*'s duplicate pruning for every board, "
+                  "<db>/moves-d<depth>.fsm");
+  build->add_option_function<std::string>(
+      "--automaton-depth", [&](const std::string& v) { bf.automaton_depth = v; },
+      "With --automaton: the longest move strings compared, 1 to 30 (default " +
+          std::to_string(search::MoveAutomaton::kDefaultDepth) +
+          "; each level more prunes more and takes about 3 times the time and memory)");
 
   auto* query = app.add_subcommand("query", "Print the optimal number of moves from START to the goal");
   query->add_option_function<std::string>("start", [&](const std::string& v) { start = v; },
@@ -207,6 +217,7 @@ int main(int argc, char** argv) {
   try {
     if (build->parsed()) {
       bf.checkpoint_given = every->count() > 0;
+      bf.threads_given = build->count("--threads") > 0;
       return cmd_build(c, bf);
     }
     if (query->parsed()) {

@@ -1,33 +1,41 @@
-// The database file: a checksummed table, memory-mapped on load. Three kinds share it: distance
+// The database file: a checksummed table, memory-mapped on load. Four kinds share it: distance
 // tables of one byte per rank (kind 1, .tsdb), two-bit distance tables (kind 3, .tsdb; the fields
-// of bfs.hpp's two-bit engine) and pattern databases of one byte per placement (kind 2, .pdb).
+// of bfs.hpp's two-bit engine), pattern databases of one byte per placement (kind 2, .pdb) and
+// move automata of 32 bits per transition (kind 4, moves-d<depth>.fsm; search/automaton.hpp).
 //
 // Layout (all integers little-endian; the header is 4096 bytes so the payload is page-aligned):
 //   off  size  field
 //     0     8  magic "TSDB\r\n\x1a\n"
 //     8     4  format version (kFormatVersion)
 //    12     4  header size (4096)
-//    16     1  kind (1 = distance table, 2 = pattern database, 3 = two-bit distance table)
-//    17     1  board width W
-//    18     1  board height H
-//    19     1  entry width in bits (8; 2 for kind 3)
-//    20     4  radius (largest entry)
-//    24     8  entry count (N!/2 for a distance table, N!/(N-k)! for a pattern of k tiles)
+//    16     1  kind (1 = distance table, 2 = pattern database, 3 = two-bit distance table,
+//                4 = move automaton)
+//    17     1  board width W (kind 4: 0, the machine is board-independent; only kind 4 has 0)
+//    18     1  board height H (kind 4: 0)
+//    19     1  entry width in bits (8; 2 for kind 3; 32 for kind 4)
+//    20     4  radius (largest entry; kind 4: the largest distance of a state from the start)
+//    24     8  entry count (N!/2 for a distance table, N!/(N-k)! for a pattern of k tiles;
+//                kind 4: 4 x states, one entry per state and move)
 //    32     8  payload offset (4096)
-//    40     8  payload size in bytes (kind 3: ceil(entries / 32) * 8)
+//    40     8  payload size in bytes (kind 3: ceil(entries / 32) * 8; kind 4: 4 x entries)
 //    48     8  XXH3-64 of the payload (kind 3: of the trailer, which holds the chunk checksums)
 //    56     8  XXH3-64 of the 4096 header bytes with this field zeroed
 //    64     4  histogram length (radius + 1, at most 480)
-//    68     4  pattern size k (0 for a distance table)
-//    72    32  goal: the tile on each cell, 0 for the blank (cells >= W*H are 0)
+//    68     4  pattern size k (0 for a distance table and a move automaton)
+//    72    32  goal: the tile on each cell, 0 for the blank (cells >= W*H are 0; kind 4: all 0)
 //   104    32  pattern: its k tiles in ranking order (the rest 0)
-//   136     4  kind 3: log2 of the chunk size in bytes (20: 1 MiB chunks); else 0
+//   136     4  kind 3: log2 of the chunk size in bytes (20: 1 MiB chunks);
+//                kind 4: the depth of the enumeration (1..30); else 0
 //   140     4  kind 3: farthest count F (ranks at the radius listed, at most 1000; 0 when the
 //                radius holds more states than that); else 0
-//   144     8  kind 3: chunk count C = ceil(payload size / chunk size); else 0
+//   144     8  kind 3: chunk count C = ceil(payload size / chunk size);
+//                kind 4: the number of minimal forbidden strings; else 0
 //   152   104  reserved (0)
-//   256 8*len  histogram: entries at each value 0..radius
-//  4096     -  payload: entry r is the value at rank r (kind 3: two bits, see bfs.hpp)
+//   256 8*len  histogram: entries at each value 0..radius (kind 4: states at each distance from
+//                the start, so it adds up to entries / 4)
+//  4096     -  payload: entry r is the value at rank r (kind 3: two bits, see bfs.hpp; kind 4:
+//                entry 4q + d is the state after move d from state q, or 0xFFFFFFFF for a
+//                pruned move, uint32 little-endian; state 0 is the start)
 //  kind 3 only, after the payload, the trailer: C chunk checksums (XXH3-64 of each chunk of the
 //  payload, the last one shorter), then the F ranks at the radius, increasing.
 //
@@ -39,7 +47,8 @@
 //
 // Writes go to a temporary file in the same folder which is renamed into place, so a reader
 // never sees a half-written database. Loading validates every header field, the file size and
-// both checksums; any failure is a DataError whose message names the file and the problem.
+// both checksums (kind 4 also every transition: a state or 0xFFFFFFFF); any failure is a
+// DataError whose message names the file and the problem.
 #pragma once
 
 #include <atomic>
@@ -61,6 +70,7 @@ inline constexpr std::uint32_t kHeaderSize = 4096;
 inline constexpr std::uint8_t kKindDistanceTable = 1;
 inline constexpr std::uint8_t kKindPatternDatabase = 2;
 inline constexpr std::uint8_t kKindTwoBitTable = 3;
+inline constexpr std::uint8_t kKindMoveAutomaton = 4;
 inline constexpr std::uint32_t kChunkLog2 = 20;  // kind 3: 1 MiB chunks
 
 // A read-only memory mapping of a whole file. Movable, not copyable.
@@ -96,6 +106,10 @@ struct DatabaseInfo {
   std::vector<std::uint8_t> pattern;     // pattern databases: the tiles in ranking order
   std::vector<std::uint64_t> histogram;  // entries at each value, from 0
   std::vector<std::uint64_t> farthest;   // kind 3: the ranks at the radius (at most kFarthestKept)
+  // Kind 4 (the move automaton, which has no board: `goal` is left default and not stored): the
+  // depth of the enumeration and the number of minimal forbidden strings.
+  std::uint32_t automaton_depth = 0;
+  std::uint64_t automaton_forbidden = 0;
   int radius() const { return static_cast<int>(histogram.size()) - 1; }
 };
 

@@ -35,12 +35,16 @@ struct BuildFlags {
   bool checkpoint_given = false, resume = false;
   std::string pdb;                // the pattern databases of this partition instead of a distance table
   bool force = false;             // rebuild files that exist (valid or not)
+  bool automaton = false;         // the move automaton (search/automaton.hpp) instead of a table
+  std::optional<std::string> automaton_depth;  // its depth, as given (checked strictly)
+  bool threads_given = false;     // --threads was given (it does not apply to the automaton)
 };
 
 // tables.cpp
-// build: the distance table for the goal (or, with all_goals, one per blank cell), or with --pdb
-// the pattern databases of a partition. A valid existing file is "up to date" (loaded, so checked)
-// and kept unless --force; a bad one is a data error unless --force, which replaces it.
+// build: the distance table for the goal (or, with all_goals, one per blank cell), with --pdb
+// the pattern databases of a partition, or with --automaton the move automaton of every board. A
+// valid existing file is "up to date" (loaded, so checked) and kept unless --force; a bad one is a
+// data error unless --force, which replaces it.
 int cmd_build(Common& c, const BuildFlags& f);
 // query START: the optimal number of moves to the goal; exit 1 if unreachable.
 int cmd_query(Common& c, const std::optional<std::string>& start_arg);

@@ -97,6 +97,11 @@ const std::vector<std::pair<std::regex, std::string>>& error_forms() {
         {"query needs a START state \\(or - for standard input\\) or --batch FILE", "query 需要初始状态 START（或用 - 表示标准输入）或 --batch FILE"},
         {"give either START or --batch FILE, not both", "START 与 --batch FILE 只能给出一个"},
         {"named tiles need --goal with the same names", "带名字的棋子需要用 --goal 给出同样名字的目标状态"},
+        {"the move automaton serves every board", "移动自动机适用于所有棋盘"},
+        {"build one at a time", "请分别构建"},
+        {"it has no BFS engine", "它不使用广度优先搜索引擎"},
+        {"only two-bit table builds take checkpoints", "只有两位距离表的构建才保存检查点"},
+        {"the build runs on one thread", "构建只用一个线程"},
         {"(.*): write failed: (.*)", "$1：写入失败：$2"},
         {"(.*): cannot write: no folder (.*)", "$1：无法写入：文件夹 $2 不存在"},
     };
@@ -217,6 +222,35 @@ std::string Messages::step_label(std::size_t i, std::size_t last) const {
   if (i == 0) return n + (zh_ ? "（初始）" : " (start)");
   if (i == last) return n + (zh_ ? "（目标）" : " (goal)");
   return n;
+}
+
+std::string Messages::automaton_level(int level, std::uint64_t kept, std::uint64_t forbidden, double seconds) const {
+  char b[160];
+  if (zh_)
+    std::snprintf(b, sizeof b, "  长度 %3d  保留 %13llu 个  禁止 %9llu 个  %8.2f 秒", level,
+                  static_cast<unsigned long long>(kept), static_cast<unsigned long long>(forbidden), seconds);
+  else
+    std::snprintf(b, sizeof b, "  length %3d  %13llu kept  %9llu forbidden  %8.2f s", level,
+                  static_cast<unsigned long long>(kept), static_cast<unsigned long long>(forbidden), seconds);
+  return b;
+}
+
+std::string Messages::automaton_summary(bool built, const std::string& file, int depth, std::size_t states,
+                                        std::uint64_t forbidden, double plain4, double fsm4, double plain5, double fsm5,
+                                        double seconds) const {
+  char b[320];
+  if (zh_)
+    std::snprintf(b, sizeof b,
+                  "%s %s：深度 %d，%zu 个状态，%llu 个禁止串；有效分支因子 4x4 %.4f -> %.4f，5x5 %.4f -> %.4f；%.2f 秒",
+                  built ? "已构建" : "已是最新", file.c_str(), depth, states, static_cast<unsigned long long>(forbidden),
+                  plain4, fsm4, plain5, fsm5, seconds);
+  else
+    std::snprintf(b, sizeof b,
+                  "%s %s: depth %d, %zu states, %llu forbidden strings; branching factor 4x4 %.4f -> %.4f, "
+                  "5x5 %.4f -> %.4f; %.2f s",
+                  built ? "built" : "up to date:", file.c_str(), depth, states, static_cast<unsigned long long>(forbidden),
+                  plain4, fsm4, plain5, fsm5, seconds);
+  return b;
 }
 
 std::string Messages::describe(const LineVerdict& v, const State& goal) const {

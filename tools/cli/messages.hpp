@@ -45,6 +45,13 @@ class Messages {
                                 double kib, double seconds) const;
   std::string step_label(std::size_t i, std::size_t last) const;  // "0 (start)", "3", "5 (goal)"
 
+  // build --automaton: a progress line a level, and the summary ("built FILE: ..." or
+  // "up to date: FILE: ...") with the effective branching factors without and with the machine.
+  std::string automaton_level(int level, std::uint64_t kept, std::uint64_t forbidden, double seconds) const;
+  std::string automaton_summary(bool built, const std::string& file, int depth, std::size_t states,
+                                std::uint64_t forbidden, double plain4, double fsm4, double plain5, double fsm5,
+                                double seconds) const;
+
   // check.
   std::string describe(const LineVerdict& v, const State& goal) const;
   std::string check_summary(std::uint64_t lines, std::uint64_t passed, std::uint64_t failed, std::uint64_t undecided,

@@ -1,5 +1,5 @@
-// `tilespace build` (distance tables and pattern databases), `query` (one START, or --batch FILE)
-// and `stats`: the exhaustive distance tables.
+// `tilespace build` (distance tables, pattern databases and the move automaton), `query` (one
+// START, or --batch FILE) and `stats`: the exhaustive distance tables.
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
@@ -31,6 +31,8 @@
 #include "tilespace/pdb/database.hpp"
 #include "tilespace/pdb/pattern.hpp"
 #include "tilespace/query.hpp"
+#include "tilespace/search/automaton.hpp"
+#include "tilespace/search/registry.hpp"
 #include "tilespace/table_store.hpp"
 
 namespace tilespace::cli {
@@ -78,9 +80,76 @@ int build_pdb(const Common& c, const BuildFlags& f, const State& goal) {
   return kExitOk;
 }
 
+// build --automaton: the move automaton of the depth asked for, kept when its file is valid;
+// per-level progress on stderr while building, then one summary line (or JSON).
+int build_automaton(const Common& c, const BuildFlags& f) {
+  using search::MoveAutomaton;
+  const int depth = f.automaton_depth ? static_cast<int>(search::parse_whole("automaton-depth", *f.automaton_depth,
+                                                                             MoveAutomaton::kMinDepth,
+                                                                             MoveAutomaton::kMaxDepth))
+                                      : MoveAutomaton::kDefaultDepth;
+  // Everything that chooses a table's board, goal or engine is about tables.
+  auto not_here = [](const std::string& option, const std::string& why) {
+    return option_error(option, "does not apply with --automaton (" + why + ")");
+  };
+  const std::string every_board = "the move automaton serves every board";
+  if (!c.board.empty()) throw not_here("board", every_board);
+  if (!c.goal.empty()) throw not_here("goal", every_board);
+  if (f.all_goals) throw not_here("all-goals", every_board);
+  if (!f.pdb.empty()) throw not_here("pdb", "build one at a time");
+  if (f.bits) throw not_here("bits", "it has no BFS engine");
+  if (f.checkpoint_given) throw not_here("checkpoint-every", "only two-bit table builds take checkpoints");
+  if (f.resume) throw not_here("resume", "only two-bit table builds take checkpoints");
+  if (f.threads_given) throw not_here("threads", "the build runs on one thread");
+
+  const Messages m(c.lang);
+  const std::filesystem::path path = search::automaton_path(c.db, depth);
+  const bool up_to_date = !f.force && file_exists(path);
+  const auto t0 = std::chrono::steady_clock::now();
+  MoveAutomaton fsm;
+  if (up_to_date) {
+    fsm = MoveAutomaton::load(path, depth);  // header, checksum, transitions and depth checked
+  } else {
+    const BuildCost cost = search::estimate_automaton_build(depth);
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "building the move automaton of depth %d: about %.0f s and %.0f MiB of memory, into ",
+                  depth, cost.seconds, static_cast<double>(cost.memory) / (1 << 20));
+    note_on_stderr(buf + path.string());
+    fsm = MoveAutomaton::build(depth, [&](int level, std::uint64_t kept, std::uint64_t forbidden) {
+      std::fprintf(stderr, "%s\n", m.automaton_level(level, kept, forbidden, seconds_since(t0)).c_str());
+    });
+    fsm.save(path);
+  }
+  // The effective branching factors without and with the machine (search/automaton.hpp).
+  const Board b4(4, 4), b5(5, 5);
+  const double plain4 = search::branching_factor(b4, nullptr), fsm4 = search::branching_factor(b4, &fsm);
+  const double plain5 = search::branching_factor(b5, nullptr), fsm5 = search::branching_factor(b5, &fsm);
+  const double secs = seconds_since(t0);
+  if (c.json) {
+    const json out = json::array({{{"file", path.string()},
+                                   {"up_to_date", up_to_date},
+                                   {"depth", fsm.depth()},
+                                   {"states", fsm.states()},
+                                   {"forbidden", fsm.forbidden()},
+                                   {"branching_length", search::kBranchingLength},
+                                   {"branching",
+                                    {{"4x4", {{"plain", plain4}, {"automaton", fsm4}}},
+                                     {"5x5", {{"plain", plain5}, {"automaton", fsm5}}}}},
+                                   {"seconds", secs}}});
+    std::puts(out.dump().c_str());
+  } else {
+    std::puts(m.automaton_summary(!up_to_date, path.string(), fsm.depth(), fsm.states(), fsm.forbidden(), plain4, fsm4,
+                                  plain5, fsm5, secs)
+                  .c_str());
+  }
+  return kExitOk;
+}
+
 }  // namespace
 
 int cmd_build(Common& c, const BuildFlags& f) {
+  if (f.automaton_depth && !f.automaton) throw option_error("automaton-depth", "applies with --automaton");
+  if (f.automaton) return build_automaton(c, f);
   if (f.all_goals && !c.goal.empty())
     throw option_error("goal", "does not apply with --all-goals (it builds one table per blank cell)");
   if (!f.pdb.empty()) {
