@@ -225,7 +225,9 @@ SolvePlan plan_solve(const SolveRequest& q, const PlanContext& ctx) {
 
   // The heuristic.
   if (alg->uses_heuristic) {
-    p.heuristic = q.heuristic.value_or(q.pattern || stock_pdb(ctx.board) ? "pdb" : "manhattan");
+    p.heuristic = q.heuristic.value_or(q.pattern ? "pdb"
+                                       : !ctx.default_heuristic.empty() ? ctx.default_heuristic
+                                       : stock_pdb(ctx.board) ? "pdb" : "manhattan");
     const HeuristicInfo* h = find_heuristic(p.heuristic);
     if (!h) throw option_error("heuristic", "unknown heuristic '" + p.heuristic + "' (" + heuristic_names() + ")");
     p.pattern_database = h->pattern_database;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "support.hpp"
+#include "tilespace/distance_table.hpp"
 #include "tilespace/pdb/database.hpp"
 #include "tilespace/pdb/heuristic.hpp"
 #include "tilespace/rank.hpp"
@@ -188,4 +189,41 @@ TEST_CASE("verify and compare take pattern-database heuristics and the hybrid se
   const auto rows = nlohmann::json::parse(r.out);
   REQUIRE(rows.size() == 3);
   for (const auto& row : rows) CHECK(row["length"] == 31);
+}
+
+TEST_CASE("the automaton and the hybrid search never lose optimality on every 8-puzzle and 2x4 state", "[framework][automaton]") {
+  // Every state to the goal: IDA* pruned by a depth-14 machine, and A*+IDA* with a few dozen A*
+  // nodes (so its IDA* phase runs below a frontier) on two threads, against the exact table.
+  const MoveAutomaton fsm = MoveAutomaton::build(14);
+  for (const Board& board : {Board(3, 3), Board(4, 2)}) {
+    const DistanceTable table = DistanceTable::build(board, board.cells() - 1);
+    const State goal = table.goal();
+    const Ranker& ranker = table.ranker();
+    std::uint64_t checked = 0;
+    for (std::uint64_t r = 0; r < ranker.size(); ++r) {
+      Sequence seq{};
+      const int blank = ranker.unrank(r, seq);
+      State s{board, {}, blank};
+      int k = 0;
+      for (int c = 0; c < board.cells(); ++c)
+        if (c != blank) s.tiles[c] = static_cast<std::uint8_t>(seq[k++] + 1);
+      const int optimal = table.depths()[r];
+      SolveOptions o;
+      o.heuristic = "manhattan";
+      o.automaton = &fsm;
+      o.algorithm = "idastar";
+      const Result a = solve(s, goal, o);
+      REQUIRE(a.length() == optimal);
+      if (r % 7 == 0) {  // the hybrid on a seventh of the states (it is the slower one)
+        o.algorithm = "aidastar";
+        o.threads = 2;
+        o.limits.max_bytes = 4096;
+        const Result b = solve(s, goal, o);
+        REQUIRE(b.length() == optimal);
+        REQUIRE(b.path.back() == goal);
+      }
+      ++checked;
+    }
+    CHECK(checked == ranker.size());
+  }
 }

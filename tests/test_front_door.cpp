@@ -521,7 +521,7 @@ TEST_CASE("frontdoor: /api/info lists for every algorithm exactly the options th
 
 TEST_CASE("frontdoor: --pattern with an algorithm that cannot use pattern databases names --pattern", "[frontdoor]") {
   Folder f;
-  for (const char* alg : {"greedy", "astar", "wastar"}) {
+  for (const char* alg : {"bfs", "bibfs", "iddfs"}) {  // every informed algorithm takes them
     CAPTURE(alg);
     // The user gave --pattern, not --heuristic: the error is about --pattern.
     const RunResult r = run_cli(std::string("solve ") + kNear + " -a " + alg + " --pattern 4-4", f.path());
@@ -572,8 +572,8 @@ TEST_CASE("frontdoor: --help of each command lists only the options that apply",
       {"solve",
        {"--goal", "--json", "--blank", "-a", "--algorithm", "--heuristic", "--pattern", "--batch", "--weight",
         "--depth-limit", "--max-nodes", "--max-seconds", "--max-memory", "--result", "--animate", "--delay", "--lang",
-        "--trace", "--trace-limit"},
-       {"--heuristic", "--weight", "--depth-limit", "--max-nodes", "--result", "--trace"}},
+        "--trace", "--trace-limit", "--automaton"},
+       {"--heuristic", "--automaton", "--weight", "--depth-limit", "--max-nodes", "--result", "--trace"}},
       {"verify",
        {"--goal", "--json", "--algorithms", "--sample", "--seed", "--max-nodes", "--max-seconds", "--lang"},
        {"--algorithms", "--sample", "--seed"}},

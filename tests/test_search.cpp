@@ -217,7 +217,7 @@ TEST_CASE("every search runs on 5x5 boards through the wide domain, the table do
     CHECK(r.path.front() == start);
     CHECK(r.path.back() == goal);
     if (std::string(algorithm) != "wastar" && std::string(algorithm) != "greedy") CHECK(r.length() == 4);
-    CHECK(Solver(Combo{algorithm, find_algorithm(algorithm)->uses_heuristic ? "manhattan" : ""}, goal, o).run(start).solved);
+    CHECK(Solver(Combo{algorithm, find_algorithm(algorithm)->uses_heuristic ? "manhattan" : "", {}}, goal, o).run(start).solved);
   }
   SolveOptions o;
   o.algorithm = "table";

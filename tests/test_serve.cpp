@@ -245,7 +245,8 @@ TEST_CASE("serve: bad requests get a JSON error naming the parameter, and the se
       {"/api/solve?" + ok + "&depth_limit=99999", "depth_limit"},
       {"/api/solve?" + ok + "&trace=yes", "trace"},
       {"/api/solve?" + ok + "&trace_limit=1001", "trace_limit"},
-      {"/api/solve?board=5x5&start=1+2+3+4+5+6+7+8+9+10+11+12+13+14+15+16+17+18+19+20+21+22+23+24+0", "board"},
+      {"/api/solve?board=5x5&algorithm=table&start=1+2+3+4+5+6+7+8+9+10+11+12+13+14+15+16+17+18+19+20+21+22+23+24+0", "algorithm"},
+      {"/api/solve?board=5x5&trace=1&start=1+2+3+4+5+6+7+8+9+10+11+12+13+14+15+16+17+18+19+20+21+22+23+24+0", "trace"},
       {"/api/stats?board=0x3", "board"},
       {"/api/stats?goal=1+2", "goal"},
       {"/api/random?board=3x3&goal=0+0+1+2+3+4+5+6+7", "goal"},
@@ -382,7 +383,11 @@ TEST_CASE("cli: solve --trace writes the viewer's trace atomically, and refuses 
   REQUIRE(r.rc == 0);
   REQUIRE(json::parse(testing::read_file(file))["data"].size() == 10);
 
+  // Pattern databases are traced like any heuristic; aidastar records no trace.
   r = testing::run_cli("solve --heuristic pdb:4-4 --trace " + file + " '2 4 3 7 1 6 0 5 8'", dir.path);
+  REQUIRE(r.rc == 0);
+  REQUIRE(json::parse(testing::read_file(file))["heuristic"] == "pdb:4-4");
+  r = testing::run_cli("solve -a aidastar --trace " + file + " '2 4 3 7 1 6 0 5 8'", dir.path);
   REQUIRE(r.rc == 2);
   REQUIRE(r.err.find("--trace") != std::string::npos);
   r = testing::run_cli("solve --batch - --trace " + file, dir.path, "2 4 3 7 1 6 0 5 8\n");

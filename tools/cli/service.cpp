@@ -120,6 +120,7 @@ json Service::solve(const httplib::Request& req) {
   search::PlanContext ctx;
   ctx.board = s.board;
   ctx.default_algorithm = "astar";
+  ctx.default_heuristic = "manhattan";  // pattern databases when asked for (building them takes seconds)
   ctx.max_nodes_ceiling = flags_.max_nodes;
   ctx.max_seconds_ceiling = flags_.max_seconds;
   ctx.default_max_bytes = max_bytes_;

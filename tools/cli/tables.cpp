@@ -80,6 +80,55 @@ int build_pdb(const Common& c, const BuildFlags& f, const State& goal) {
   return kExitOk;
 }
 
+bool table_fits(const Board& b) {
+  if (!is_packed(b)) return false;
+  try {
+    DistanceTable::check_fits(b);
+    return true;
+  } catch (const ResourceError&) {
+    return false;
+  }
+}
+
+// 4x4 and 5x5 with the goal's blank in a corner (pdb/pattern.hpp).
+bool has_stock_partition(const State& goal) {
+  for (const char* name : {"7-8", "6-6-6-6"}) {
+    try {
+      pdb::parse_partition(name, goal);
+      return true;
+    } catch (const InputError&) {
+    }
+  }
+  return false;
+}
+
+// build --board 4x4 | 5x5 without --pdb: everything the default solve of the board uses (no
+// distance table fits): the strongest stock partition's databases and the move automaton.
+int build_search(const Common& c, const BuildFlags& f, const State& goal) {
+  const pdb::PdbStore unlimited = make_pdb_store(c, std::numeric_limits<double>::infinity());
+  BuildFlags g = f;
+  g.pdb = pdb::choose_partition(unlimited, goal).name;
+  const int rc = build_pdb(c, g, goal);
+  if (rc != kExitOk) return rc;
+  const int depth = search::MoveAutomaton::kDefaultDepth;
+  const std::filesystem::path path = search::automaton_path(c.db, depth);
+  const bool up_to_date = !f.force && file_exists(path);
+  const auto t0 = std::chrono::steady_clock::now();
+  if (up_to_date) {
+    search::MoveAutomaton::load(path, depth);  // checked
+  } else {
+    search::MoveAutomaton::build(depth).save(path);
+  }
+  if (c.json) {
+    std::puts(json{{"file", path.string()}, {"up_to_date", up_to_date}, {"depth", depth}, {"seconds", seconds_since(t0)}}.dump().c_str());
+  } else if (up_to_date) {
+    std::printf("up to date: %s\n", path.string().c_str());
+  } else {
+    std::printf("built %s: the move automaton of depth %d, %.2f s\n", path.string().c_str(), depth, seconds_since(t0));
+  }
+  return kExitOk;
+}
+
 // build --automaton: the move automaton of the depth asked for, kept when its file is valid;
 // per-level progress on stderr while building, then one summary line (or JSON).
 int build_automaton(const Common& c, const BuildFlags& f) {
@@ -163,6 +212,8 @@ int cmd_build(Common& c, const BuildFlags& f) {
   Problem p = read_problem(c, std::nullopt);
   if (!f.pdb.empty()) return build_pdb(c, f, p.goal);
   const Board& b = p.goal.board;
+  if (!table_fits(b) && has_stock_partition(p.goal) && !f.bits && !f.checkpoint_given && !f.resume && !f.all_goals)
+    return build_search(c, f, p.goal);
   const Engine engine = DistanceTable::choose_engine(b, static_cast<Engine>(f.bits));
   if (engine == Engine::byte && (f.resume || f.checkpoint_given))
     throw option_error(f.resume ? "resume" : "checkpoint-every",

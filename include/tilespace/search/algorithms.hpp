@@ -28,8 +28,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstdio>
-#include <cstdlib>
 #include <mutex>
 #include <type_traits>
 #include <vector>
@@ -681,7 +679,6 @@ Result hybrid(const D& d, const H& h, const State& start, const Limits& limits, 
 
   // The IDA* phase.
   const auto frontier = astar.frontier();
-  if (std::getenv("TS_DEBUG")) std::fprintf(stderr, "A* %llu expanded, frontier %zu, %.2f s, threads %d\n", (unsigned long long)r.expanded, frontier.size(), std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), options.threads);
   const std::uint64_t astar_bytes = astar.bytes();
   astar.release_index();
   r.stopped = Stop::None;
@@ -749,7 +746,6 @@ Result hybrid(const D& d, const H& h, const State& start, const Limits& limits, 
         shared.fetch_add(ida.expanded - ida.reported, std::memory_order_relaxed);
       });
     });
-    if (std::getenv("TS_DEBUG")) std::fprintf(stderr, "iteration t=%d end=%zu expanded=%llu at %.2f s\n", t, end, (unsigned long long)shared.load(), std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     int next = end < frontier.size() ? frontier[end].g + frontier[end].h : kNoBound;
     for (const Local& l : locals) next = std::min(next, l.next_bound);
     t = next;

@@ -67,7 +67,8 @@ struct SolveRequest {
 // the ceilings of the front end (the server caps every limit; the command line does not).
 struct PlanContext {
   Board board{3, 3};
-  std::string default_algorithm;        // the front end's default ("": table where available, else idastar)
+  std::string default_algorithm;        // the front end's default ("": table where available, else default_search)
+  std::string default_heuristic;        // the front end's default ("": pdb on 4x4 and 5x5, else manhattan)
   bool table_available = false;         // the default algorithm is "table" when true
   std::uint64_t default_max_bytes = 0;  // memory limit without --max-memory (0: none)
   std::uint64_t default_hybrid_bytes = std::uint64_t{1} << 30;  // aidastar: A*'s memory without --max-memory
