@@ -105,7 +105,7 @@ int main(int argc, char** argv) {
   text("--max-seconds", rq.max_seconds, "Stop after this many seconds (above 0; exit 4)");
   text("--max-memory", rq.max_memory,
        "Stop when search structures exceed this, e.g. 512M (default 3/4 of memory; exit 4); aidastar: the memory of its "
-       "A* phase (default 1/8 of memory)");
+       "A* phase (default 256 MiB)");
   solve->add_option("--result", sf.result,
                     "Write every board from start to goal to this file (or why there is none), e.g. result.txt");
   solve->add_flag("--animate", sf.animate, "Play the solution in the terminal, board by board");

@@ -115,7 +115,7 @@ class SearchSources {
 
 // The search memory limit without --max-memory: 3/4 of physical memory.
 std::uint64_t default_memory_limit();
-// aidastar's A* memory without --max-memory: 1/8 of physical memory.
+// aidastar's A* memory without --max-memory: 256 MiB (at most 1/8 of physical memory).
 std::uint64_t default_hybrid_memory();
 
 // The move automaton of --db (automaton.hpp): the deepest one on disk, else the quick one

@@ -40,8 +40,6 @@ class PatternDatabase {
   // pattern order). Precondition: a valid placement.
   int value(const std::uint8_t* placement) const noexcept { return values_[ranker_.rank(placement)]; }
   int value_at(std::uint64_t rank) const noexcept { return values_[rank]; }
-  // Starts loading the value of `placement` into the cache (the search asks before it reads).
-  void prefetch(const std::uint8_t* placement) const noexcept { __builtin_prefetch(values_.data() + ranker_.rank(placement)); }
 
  private:
   PatternDatabase(State goal, Pattern pattern);

@@ -548,10 +548,6 @@ struct IdaStar {
     if constexpr (kTraced) tr->expand(tid);
     const int cap = bound - g - 1;
     const auto& nb = d.board.neighbours(blank);
-    if constexpr (requires { h.prefetch(v, 0, 0); }) {  // the children's lookups, all at once
-      for (int k = 0; k < nb.count; ++k)
-        if (nb.cell[k] != prev_blank) h.prefetch(v, D::tile_at(p, nb.cell[k]), nb.cell[k]);
-    }
     for (int k = 0; k < nb.count; ++k) {
       const int to = nb.cell[k];
       if (to == prev_blank) continue;
