@@ -50,6 +50,17 @@ void require_legal_path(const Result& r, const State& start, const State& goal) 
   }
 }
 
+// A pattern-database store in a fresh temporary folder.
+struct TempStore {
+  static pdb::PdbStoreOptions in(const testing::TempDir& d) {
+    pdb::PdbStoreOptions o;
+    o.dir = d.path;
+    return o;
+  }
+  testing::TempDir dir;
+  pdb::PdbStore store{in(dir)};
+};
+
 pdb::PdbHeuristic databases(pdb::PdbStore& store, const State& goal, const std::string& spec) {
   return pdb::make_heuristic(store, goal, pdb::parse_partition(spec, goal));
 }
@@ -57,10 +68,8 @@ pdb::PdbHeuristic databases(pdb::PdbStore& store, const State& goal, const std::
 }  // namespace
 
 TEST_CASE("the pattern-database heuristic updates incrementally to its fresh value on both domains", "[framework][pdb]") {
-  testing::TempDir dir;
-  pdb::PdbStoreOptions o;
-  o.dir = dir.path;
-  pdb::PdbStore store(o);
+  TempStore temp;
+  pdb::PdbStore& store = temp.store;
   std::mt19937_64 rng(12);
   auto walk = [&](const auto& d, const pdb::PdbHeuristic& tables) {
     const PatternDatabases h(d, tables);
@@ -92,10 +101,8 @@ TEST_CASE("the pattern-database heuristic updates incrementally to its fresh val
 }
 
 TEST_CASE("pattern databases guide every algorithm to the optimal length on 15-puzzle scrambles", "[framework][pdb]") {
-  testing::TempDir dir;
-  pdb::PdbStoreOptions po;
-  po.dir = dir.path;
-  pdb::PdbStore store(po);
+  TempStore temp;
+  pdb::PdbStore& store = temp.store;
   const State goal = canonical_goal(Board(4, 4), 0);
   const pdb::PdbHeuristic tables = databases(store, goal, "5-5-5");
   std::mt19937_64 rng(15);
@@ -122,10 +129,8 @@ TEST_CASE("pattern databases guide every algorithm to the optimal length on 15-p
 }
 
 TEST_CASE("24-puzzle scrambles: every method gives the same optimal length", "[framework][pdb][5x5]") {
-  testing::TempDir dir;
-  pdb::PdbStoreOptions po;
-  po.dir = dir.path;
-  pdb::PdbStore store(po);
+  TempStore temp;
+  pdb::PdbStore& store = temp.store;
   const State goal = canonical_goal(Board(5, 5), 0);
   const pdb::PdbHeuristic tables = databases(store, goal, "1,2,5/3,4,8/6,7,9/10,11,15/12,13,14/16,17,20/18,19,23/21,22,24");
   const MoveAutomaton fsm = MoveAutomaton::build(8);

@@ -43,28 +43,19 @@ State parse_field(std::string_view field, const std::optional<Board>& board, Inp
   }
 }
 
-// The optimum of a pair: from the exact table where the board has one, else proven by
-// pattern-database search within --max-seconds per line.
+// The optimum of a pair: from the exact table where the board has one, else proven by the
+// board's default search with pattern databases (planned and prepared as `tilespace solve` does)
+// within --max-seconds per line.
 class Oracle {
  public:
-  Oracle(const Common& c, double max_seconds) : c_(c), tables_(make_store(c)), max_seconds_(max_seconds) {}
+  Oracle(Common& c, double max_seconds) : c_(c), sources_(c), max_seconds_(max_seconds) {}
 
   Optimum operator()(const State& start, const State& goal) {
     if (const DistanceTable* t = table(goal)) {
       const auto d = t->distance(start, goal);
       return {d.has_value(), d.value_or(0)};
     }
-    // The default search of the board (registry.hpp), as `tilespace solve` runs it.
-    search::SolveOptions o;
-    o.algorithm = search::default_search(goal.board);
-    o.heuristic = "pdb";
-    o.pdb = &heuristic(goal);
-    o.limits.max_seconds = max_seconds_;
-    if (o.algorithm == "aidastar") o.limits.max_bytes = default_hybrid_memory();
-    o.threads = c_.threads;
-    if (!automaton_) automaton_ = load_automaton(c_);
-    o.automaton = automaton_.get();
-    const search::Result r = search::solve(start, goal, o);
+    const search::Result r = search::solve(start, goal, search_for(goal));
     return {r.solved, r.solved ? r.length() : 0};
   }
 
@@ -76,7 +67,7 @@ class Oracle {
     if (is_packed(goal.board)) {
       try {
         DistanceTable::check_fits(goal.board);
-        t = &tables_.table(goal.board, goal.blank);
+        t = &sources_.tables().table(goal.board, goal.blank);
       } catch (const ResourceError&) {
         t = nullptr;  // no table can exist here (4x4): pattern databases
       }
@@ -84,24 +75,31 @@ class Oracle {
     tables_by_goal_[key] = t;
     return t;
   }
-  const pdb::PdbHeuristic& heuristic(const State& goal) {
+  // The search options of `goal`, made once per goal.
+  const search::SolveOptions& search_for(const State& goal) {
     const std::string key = goal.board.name() + "|" + goal.to_string();
-    auto it = heuristics_.find(key);
-    if (it == heuristics_.end()) {
-      if (!pdbs_) pdbs_ = std::make_unique<pdb::PdbStore>(make_pdb_store(c_));
-      const pdb::Partition part = partition_for("pdb", "", goal, *pdbs_);
-      it = heuristics_.emplace(key, std::make_unique<pdb::PdbHeuristic>(pdb::make_heuristic(*pdbs_, goal, part))).first;
+    auto it = options_.find(key);
+    if (it == options_.end()) {
+      search::SolveRequest q;
+      q.heuristic = "pdb";
+      search::PlanContext ctx;
+      ctx.board = goal.board;
+      ctx.default_hybrid_bytes = default_hybrid_memory();
+      search::SolvePlan plan = search::plan_solve(q, ctx);
+      plan.limits.max_seconds = max_seconds_;
+      search::SolveOptions o = search::solve_options(plan);
+      o.threads = c_.threads;
+      sources_.prepare(plan, goal, o, false);
+      it = options_.emplace(key, o).first;
     }
-    return *it->second;
+    return it->second;
   }
 
   const Common& c_;
-  TableStore tables_;
-  std::unique_ptr<pdb::PdbStore> pdbs_;
+  SearchSources sources_;
   double max_seconds_;
   std::map<std::string, const DistanceTable*> tables_by_goal_;
-  std::map<std::string, std::unique_ptr<pdb::PdbHeuristic>> heuristics_;
-  std::shared_ptr<const search::MoveAutomaton> automaton_;
+  std::map<std::string, search::SolveOptions> options_;
 };
 
 // What is kept of a line for --junit and --json (a few dozen bytes: a million lines fit).
