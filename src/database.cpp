@@ -63,9 +63,13 @@ std::uint64_t chunk_count(std::uint64_t payload, std::uint32_t log2) {
   return (payload + (std::uint64_t{1} << log2) - 1) >> log2;
 }
 
-// The header and trailer of a file of `payload_size` bytes of payload. Kinds 1, 2 and 4 store
-// `payload_sum` (XXH3-64 of the payload); kind 3 stores the trailer's checksum, the trailer being
-// the chunk checksums `sums` and info.farthest.
+// Kinds 2 and 3 store a checksum per 1 MiB chunk of the payload (in the trailer), kinds 1 and 4
+// one checksum of the whole payload.
+bool chunked(std::uint8_t kind) { return kind == kKindTwoBitTable || kind == kKindPatternDatabase; }
+
+// The header and trailer of a file of `payload_size` bytes of payload. Kinds 1 and 4 store
+// `payload_sum` (XXH3-64 of the payload); kinds 2 and 3 store the trailer's checksum, the trailer
+// being the chunk checksums `sums` and (kind 3) info.farthest.
 DatabaseFrame make_frame(const std::string& name, const DatabaseInfo& info, std::uint64_t payload_size,
                          std::uint64_t payload_sum, std::span<const std::uint64_t> sums) {
   if (info.histogram.empty() || info.histogram.size() > kMaxHistogram)
@@ -81,7 +85,10 @@ DatabaseFrame make_frame(const std::string& name, const DatabaseInfo& info, std:
                     info.entries % 4 != 0 || payload_size != 4 * info.entries))
     throw DataError(name + ": not a move automaton that can be stored (depth " + std::to_string(info.automaton_depth) +
                     ", " + std::to_string(info.entries) + " entries, " + std::to_string(payload_size) + " bytes)");
-  if (two_bit) {
+  if (!two_bit && !info.farthest.empty()) throw DataError(name + ": only a two-bit table lists the states at the radius");
+  if (chunked(info.kind)) {
+    if (sums.size() != chunk_count(payload_size, kChunkLog2))
+      throw std::invalid_argument("make_frame: not one checksum per chunk");
     f.trailer.resize(8 * (sums.size() + info.farthest.size()));
     std::memcpy(f.trailer.data(), sums.data(), 8 * sums.size());
     std::memcpy(f.trailer.data() + 8 * sums.size(), info.farthest.data(), 8 * info.farthest.size());
@@ -104,7 +111,7 @@ DatabaseFrame make_frame(const std::string& name, const DatabaseInfo& info, std:
   put<std::uint64_t>(h, 24, info.entries);
   put<std::uint64_t>(h, 32, kHeaderSize);
   put<std::uint64_t>(h, 40, payload_size);
-  put<std::uint64_t>(h, 48, two_bit ? XXH3_64bits(f.trailer.data(), f.trailer.size()) : payload_sum);
+  put<std::uint64_t>(h, 48, chunked(info.kind) ? XXH3_64bits(f.trailer.data(), f.trailer.size()) : payload_sum);
   put<std::uint32_t>(h, 64, static_cast<std::uint32_t>(info.histogram.size()));
   put<std::uint32_t>(h, 68, static_cast<std::uint32_t>(info.pattern.size()));
   if (!automaton)
@@ -117,7 +124,7 @@ DatabaseFrame make_frame(const std::string& name, const DatabaseInfo& info, std:
 
 }  // namespace
 
-std::vector<std::uint64_t> two_bit_chunk_sums(std::span<const std::uint8_t> payload) {
+std::vector<std::uint64_t> chunk_sums(std::span<const std::uint8_t> payload) {
   const std::uint64_t n = chunk_count(payload.size(), kChunkLog2), size = std::uint64_t{1} << kChunkLog2;
   std::vector<std::uint64_t> sums(n);
   tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, n), [&](const auto& r) {
@@ -130,10 +137,9 @@ std::vector<std::uint64_t> two_bit_chunk_sums(std::span<const std::uint8_t> payl
 }
 
 DatabaseFrame two_bit_frame(const std::filesystem::path& path, const DatabaseInfo& info, std::uint64_t payload_size,
-                            std::span<const std::uint64_t> chunk_sums) {
-  if (info.kind != kKindTwoBitTable || chunk_sums.size() != chunk_count(payload_size, kChunkLog2))
-    throw std::invalid_argument("two_bit_frame: not a two-bit table, or not one checksum per chunk");
-  return make_frame(path.string(), info, payload_size, 0, chunk_sums);
+                            std::span<const std::uint64_t> sums) {
+  if (info.kind != kKindTwoBitTable) throw std::invalid_argument("two_bit_frame: not a two-bit table");
+  return make_frame(path.string(), info, payload_size, 0, sums);
 }
 
 void remove_stale_temporaries(const std::filesystem::path& path) {
@@ -214,9 +220,8 @@ MappedFile::MappedFile(MappedFile&& o) noexcept : data_(o.data_), size_(o.size_)
 void save_database(const std::filesystem::path& path, const DatabaseInfo& info, std::span<const std::uint8_t> payload) {
   const std::string name = path.string();
   const DatabaseFrame frame =
-      info.kind == kKindTwoBitTable
-          ? two_bit_frame(path, info, payload.size(), two_bit_chunk_sums(payload))
-          : make_frame(name, info, payload.size(), XXH3_64bits(payload.data(), payload.size()), {});
+      chunked(info.kind) ? make_frame(name, info, payload.size(), 0, chunk_sums(payload))
+                         : make_frame(name, info, payload.size(), XXH3_64bits(payload.data(), payload.size()), {});
 
   write_atomically(path, {std::span<const std::uint8_t>(frame.header), payload,
                           std::span<const std::uint8_t>(frame.trailer)});
@@ -280,9 +285,13 @@ LoadedDatabase load_database(const std::filesystem::path& path) {
     throw bad("truncated: " + std::to_string(bytes.size()) + " bytes, shorter than the " +
               std::to_string(kHeaderSize) + "-byte header");
   const auto version = get<std::uint32_t>(bytes, 8);
-  if (version != kFormatVersion)
+  if (version < kOldestFormatVersion || version > kFormatVersion)
     throw bad("format version " + std::to_string(version) + ", this build reads version " +
               std::to_string(kFormatVersion) + " (delete the file: it is rebuilt when next needed)");
+  if (version < 3 && bytes[16] == kKindPatternDatabase)
+    throw bad("a pattern database of format version " + std::to_string(version) +
+              ", without chunk checksums: this build reads version " + std::to_string(kFormatVersion) +
+              " (delete the file: it is rebuilt when next needed)");
   if (get<std::uint32_t>(bytes, 12) != kHeaderSize) throw bad("unexpected header size");
   if (header_checksum(bytes) != get<std::uint64_t>(bytes, kHeaderChecksumOffset))
     throw bad("header checksum mismatch: the header is corrupt");
@@ -354,13 +363,13 @@ LoadedDatabase load_database(const std::filesystem::path& path) {
   if (offset != kHeaderSize || size != payload_size) throw bad("inconsistent payload offset or size");
   std::uint64_t trailer = 0, chunks = 0;
   std::uint32_t chunk_log2 = 0, far = 0;
-  if (two_bit) {
+  if (chunked(db.info.kind)) {
     chunk_log2 = get<std::uint32_t>(bytes, kChunkLog2Offset);
     far = get<std::uint32_t>(bytes, kFarthestCountOffset);
     chunks = get<std::uint64_t>(bytes, kChunkCountOffset);
     if (chunk_log2 < 12 || chunk_log2 > 30 || chunks != chunk_count(size, chunk_log2))
       throw bad("inconsistent chunk size or count");
-    if (far > 1000) throw bad("inconsistent count of states at the radius");
+    if (far > (two_bit ? 1000u : 0u)) throw bad("inconsistent count of states at the radius");
     trailer = 8 * (chunks + far);
   } else if (automaton) {
     db.info.automaton_depth = get<std::uint32_t>(bytes, kAutomatonDepthOffset);
@@ -389,12 +398,13 @@ LoadedDatabase load_database(const std::filesystem::path& path) {
       db.info.histogram[0] != 1)
     throw bad("histogram does not add up to the entry count");
   db.payload = bytes.subspan(offset, size);
-  if (two_bit) {
+  if (chunked(db.info.kind)) {
     const auto tr = bytes.subspan(offset + size, trailer);
     if (XXH3_64bits(tr.data(), tr.size()) != get<std::uint64_t>(bytes, 48))
-      throw bad("checksum mismatch in the chunk checksums or the states at the radius: the table is corrupt");
+      throw bad(two_bit ? "checksum mismatch in the chunk checksums or the states at the radius: the table is corrupt"
+                        : "checksum mismatch in the chunk checksums: the table is corrupt");
     // The states at the radius are listed exactly when there are at most 1000 (kFarthestKept).
-    if (far != (db.info.histogram.back() <= 1000 ? db.info.histogram.back() : 0))
+    if (two_bit && far != (db.info.histogram.back() <= 1000 ? db.info.histogram.back() : 0))
       throw bad("inconsistent count of states at the radius");
     for (std::uint32_t i = 0; i < far; ++i) {
       const auto r = get<std::uint64_t>(tr, 8 * (chunks + i));
@@ -402,6 +412,9 @@ LoadedDatabase load_database(const std::filesystem::path& path) {
       db.info.farthest.push_back(r);
     }
     db.chunks = std::make_shared<const ChunkVerifier>(name, db.payload, tr.subspan(0, 8 * chunks), chunk_log2);
+    // A pattern database is read at random on every search node, where a check per lookup would
+    // cost too much: every chunk is verified now, on every core.
+    if (!two_bit) db.chunks->verify_all();
   } else if (XXH3_64bits(db.payload.data(), db.payload.size()) != get<std::uint64_t>(bytes, 48)) {
     throw bad("payload checksum mismatch: the table is corrupt");
   }

@@ -129,8 +129,20 @@ TEST_CASE("corrupt, truncated and foreign database files are rejected with a mes
   }
   SECTION("a newer format version") {
     const auto p = fresh("ver.tsdb");
-    patch(p, 8, std::string("\x03\0\0\0", 4));
-    CHECK_THAT(load_error(p), Catch::Contains("format version 3"));
+    const std::uint32_t v = kFormatVersion + 1;
+    patch(p, 8, std::string(reinterpret_cast<const char*>(&v), 4));
+    CHECK_THAT(load_error(p), Catch::Contains("format version " + std::to_string(v)));
+  }
+  SECTION("a version-2 table is still read: its layout is unchanged") {
+    std::string old = bytes;
+    testing::put_at<std::uint32_t>(old, 8, 2);
+    testing::reseal_header(old, 56);
+    testing::write_file(dir / "v2.tsdb", old);
+    CHECK(load_database(dir / "v2.tsdb").info.entries == load_database(fresh("v3.tsdb")).info.entries);
+    testing::put_at<std::uint32_t>(old, 8, 1);
+    testing::reseal_header(old, 56);
+    testing::write_file(dir / "v1.tsdb", old);
+    CHECK_THAT(load_error(dir / "v1.tsdb"), Catch::Contains("format version 1"));
   }
   SECTION("a missing file") {
     CHECK_THAT(load_error(dir / "absent.tsdb"), Catch::Contains("cannot open") && Catch::Contains("absent.tsdb"));

@@ -227,7 +227,22 @@ TEST_CASE("pattern database files round-trip and reject foreign or corrupt files
   std::string bytes = testing::read_file(file);
   bytes[kHeaderSize + 777] = static_cast<char>(bytes[kHeaderSize + 777] ^ 1);
   testing::write_file(dir / "bad.pdb", bytes);
-  CHECK_THROWS_WITH(PatternDatabase::load(dir / "bad.pdb", goal, p), Catch::Contains("payload checksum mismatch"));
+  CHECK_THROWS_WITH(PatternDatabase::load(dir / "bad.pdb", goal, p), Catch::Contains("does not match its checksum"));
+  // The chunk checksums follow the payload, and the header's checksum covers them.
+  const std::uint64_t chunks = (built.values().size() + (std::uint64_t{1} << kChunkLog2) - 1) >> kChunkLog2;
+  REQUIRE(bytes.size() == kHeaderSize + built.values().size() + 8 * chunks);
+  std::string sums = testing::read_file(file);
+  sums[kHeaderSize + built.values().size() + 3] ^= 1;
+  testing::write_file(dir / "sums.pdb", sums);
+  CHECK_THROWS_WITH(PatternDatabase::load(dir / "sums.pdb", goal, p), Catch::Contains("checksum mismatch in the chunk checksums"));
+  // A pattern database of format version 2 had one checksum of the whole payload: refused, to be
+  // rebuilt.
+  std::string v2 = testing::read_file(file);
+  testing::put_at<std::uint32_t>(v2, 8, 2);
+  testing::reseal_header(v2, 56);
+  testing::write_file(dir / "v2.pdb", v2);
+  CHECK_THROWS_WITH(PatternDatabase::load(dir / "v2.pdb", goal, p),
+                    Catch::Contains("format version 2, without chunk checksums") && Catch::Contains("rebuilt"));
   testing::write_file(dir / "short.pdb", bytes.substr(0, bytes.size() - 10));
   CHECK_THROWS_AS(PatternDatabase::load(dir / "short.pdb", goal, p), DataError);
   // A distance table is not a pattern database.

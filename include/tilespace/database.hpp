@@ -18,17 +18,18 @@
 //                kind 4: 4 x states, one entry per state and move)
 //    32     8  payload offset (4096)
 //    40     8  payload size in bytes (kind 3: ceil(entries / 32) * 8; kind 4: 4 x entries)
-//    48     8  XXH3-64 of the payload (kind 3: of the trailer, which holds the chunk checksums)
+//    48     8  XXH3-64 of the payload (kinds 2 and 3: of the trailer, which holds the chunk
+//                checksums)
 //    56     8  XXH3-64 of the 4096 header bytes with this field zeroed
 //    64     4  histogram length (radius + 1, at most 480)
 //    68     4  pattern size k (0 for a distance table and a move automaton)
 //    72    32  goal: the tile on each cell, 0 for the blank (cells >= W*H are 0; kind 4: all 0)
 //   104    32  pattern: its k tiles in ranking order (the rest 0)
-//   136     4  kind 3: log2 of the chunk size in bytes (20: 1 MiB chunks);
+//   136     4  kinds 2 and 3: log2 of the chunk size in bytes (20: 1 MiB chunks);
 //                kind 4: the depth of the enumeration (1..30); else 0
 //   140     4  kind 3: farthest count F (ranks at the radius listed, at most 1000; 0 when the
-//                radius holds more states than that); else 0
-//   144     8  kind 3: chunk count C = ceil(payload size / chunk size);
+//                radius holds more states than that); else 0 (kind 2: F = 0)
+//   144     8  kinds 2 and 3: chunk count C = ceil(payload size / chunk size);
 //                kind 4: the number of minimal forbidden strings; else 0
 //   152   104  reserved (0)
 //   256 8*len  histogram: entries at each value 0..radius (kind 4: states at each distance from
@@ -36,14 +37,16 @@
 //  4096     -  payload: entry r is the value at rank r (kind 3: two bits, see bfs.hpp; kind 4:
 //                entry 4q + d is the state after move d from state q, or 0xFFFFFFFF for a
 //                pruned move, uint32 little-endian; state 0 is the start)
-//  kind 3 only, after the payload, the trailer: C chunk checksums (XXH3-64 of each chunk of the
-//  payload, the last one shorter), then the F ranks at the radius, increasing.
+//  kinds 2 and 3 only, after the payload, the trailer: C chunk checksums (XXH3-64 of each chunk of
+//  the payload, the last one shorter), then (kind 3) the F ranks at the radius, increasing.
 //
 // Kind 3 tables are large (2x7: 10.9 GB), so loading one does not read its payload: the header
 // and the trailer are validated at once (the header checksum covers the trailer's checksum, which
 // covers every chunk checksum), and each chunk is hashed and compared the first time a lookup
 // touches it (ChunkVerifier). A corrupt chunk is therefore found before any answer that reads it is
-// given; `verify_all` checks every chunk (in parallel).
+// given; `verify_all` checks every chunk (in parallel). A pattern database (kind 2) is read at
+// random on every search node, so it is verified whole on load, but chunk by chunk on every core:
+// the 7-8 partition's 576 MB take about half the time of one sequential checksum.
 //
 // Writes go to a temporary file in the same folder which is renamed into place, so a reader
 // never sees a half-written database. Loading validates every header field, the file size and
@@ -65,7 +68,11 @@
 
 namespace tilespace {
 
-inline constexpr std::uint32_t kFormatVersion = 2;
+// The version this build writes. Version 3 gave pattern databases (kind 2) chunk checksums; the
+// other kinds are laid out as in version 2, so their version-2 files (and checkpoints) are still
+// read, while a version-2 pattern database is refused (it is rebuilt when next needed).
+inline constexpr std::uint32_t kFormatVersion = 3;
+inline constexpr std::uint32_t kOldestFormatVersion = 2;
 inline constexpr std::uint32_t kHeaderSize = 4096;
 inline constexpr std::uint8_t kKindDistanceTable = 1;
 inline constexpr std::uint8_t kKindPatternDatabase = 2;
@@ -114,29 +121,30 @@ struct DatabaseInfo {
 };
 
 // Writes info + payload to `path` atomically (temporary file, fsync, rename). Kind 3: the payload
-// is the two-bit fields; the chunk checksums are computed here (in parallel).
+// is the two-bit fields; kinds 2 and 3: the chunk checksums are computed here (in parallel).
 // Throws DataError naming the file if any step fails; no partial file is left behind.
 void save_database(const std::filesystem::path& path, const DatabaseInfo& info, std::span<const std::uint8_t> payload);
 
-// Kind 3: XXH3-64 of each chunk (1 << kChunkLog2 bytes, the last one shorter) of `payload`, in
+// Kinds 2 and 3: XXH3-64 of each chunk (1 << kChunkLog2 bytes, the last one shorter) of `payload`, in
 // parallel. A payload held in pieces that start on chunk boundaries (the slices of the MPI build,
 // tools/mpi/) may be hashed piece by piece: the lists, concatenated, are the whole payload's.
-std::vector<std::uint64_t> two_bit_chunk_sums(std::span<const std::uint8_t> payload);
+std::vector<std::uint64_t> chunk_sums(std::span<const std::uint8_t> payload);
 
 // The bytes of a database file around its payload.
 struct DatabaseFrame {
   std::vector<std::uint8_t> header;   // the kHeaderSize bytes at offset 0
-  std::vector<std::uint8_t> trailer;  // kind 3: the chunk checksums, then info.farthest; else empty
+  std::vector<std::uint8_t> trailer;  // kinds 2 and 3: the chunk checksums (kind 3: then info.farthest); else empty
 };
 
 // Kind 3: the header and trailer that save_database writes around a payload of `payload_size`
-// bytes whose chunk checksums are `chunk_sums` (two_bit_chunk_sums), for writers that never hold
-// the whole payload in memory (the MPI build). Throws DataError naming `path` if `info` cannot be
-// stored, std::invalid_argument if `chunk_sums` does not have one checksum per chunk.
+// bytes whose chunk checksums are `sums` (chunk_sums), for writers that never hold the whole
+// payload in memory (the MPI build). Throws DataError naming `path` if `info` cannot be stored,
+// std::invalid_argument if `sums` does not have one checksum per chunk.
 DatabaseFrame two_bit_frame(const std::filesystem::path& path, const DatabaseInfo& info, std::uint64_t payload_size,
-                            std::span<const std::uint64_t> chunk_sums);
+                            std::span<const std::uint64_t> sums);
 
-// Kind 3: checks each chunk of a mapped payload against its checksum the first time it is touched.
+// Kinds 2 and 3: checks each chunk of a mapped payload against its checksum (kind 3: the first
+// time it is touched; kind 2: all of them on load).
 // Thread-safe (two threads may hash the same chunk once each). A failure is a DataError naming the
 // file and the chunk, raised before the chunk's values are used.
 class ChunkVerifier {

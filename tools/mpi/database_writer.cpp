@@ -32,7 +32,7 @@ void write_database(World& world, const std::filesystem::path& path, const Datab
   const std::uint64_t payload = slices.words() * 8;
   const std::span<const std::uint8_t> mine(reinterpret_cast<const std::uint8_t*>(fields.data()), fields.size_bytes());
 
-  const std::vector<std::uint64_t> sums = world.gather(two_bit_chunk_sums(mine));
+  const std::vector<std::uint64_t> sums = world.gather(chunk_sums(mine));
   DatabaseFrame frame;
   world.together([&] {
     if (!world.root()) return;

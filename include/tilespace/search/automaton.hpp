@@ -55,13 +55,15 @@
 // Depths 18 to 22 were not built: by the growth above depth 18 needs about 16-20 GiB and 4-5
 // minutes, 20 about 150 GiB, 22 over a TiB (estimate_automaton_build extrapolates so). Odd levels
 // add few forbidden strings (743 of length 13 against 15417 of length 14), so depths go by two:
-// kDefaultDepth = 16 builds in about 15 s and 2 GiB, well inside the stores' one-minute rule, and
-// prunes the 15-puzzle's tree from 2.13 to 1.96 a level (in the uniform-tree model about 1.8
-// times fewer nodes than depth 14 at 50 moves, 2.6 times fewer on the 24-puzzle at 100 moves);
-// depth 17 takes over a minute and 7 GiB for little more. Its table (6 MiB) lives in the
-// last-level cache; depth 14's (0.9 MiB) fits in L2.
+// kDefaultDepth = 14 builds in about 1.5 s and 249 MiB. Depth 16 prunes the uniform tree further
+// (2.13 -> 1.96 a level against 1.99 on the 15-puzzle), but not the tree a pattern database leaves:
+// Korf's 100 with 7-8 expand 1.467 M nodes with depth 14 and 1.449 M with 16 (1 % fewer), 24-puzzle
+// #38 with the default search 14.61 M and 14.60 M, in the same time or more, because depth 16's
+// table (6 MiB) lives in the last-level cache where depth 14's (0.9 MiB) fits in L2, and it takes
+// 0.03 s longer to load and check. Depth 16 takes 15 s and 2 GiB to build, 17 over a minute and
+// 7 GiB.
 //
-// Memory model: a MoveAutomaton owns its transition table (4 x states 32-bit entries; 6 MiB at
+// Memory model: a MoveAutomaton owns its transition table (4 x states 32-bit entries; 0.9 MiB at
 // the default depth), a plain vector; load() copies the mapped file's table into it. Building
 // holds every kept string of the enumeration (about 26 bytes each: 2 GiB at depth 16) until the
 // forbidden strings are known, then the Aho-Corasick trie (16 bytes a node) while the machine is
@@ -86,7 +88,7 @@ class MoveAutomaton {
   static constexpr std::uint32_t kDead = 0xFFFFFFFFu;
   // Depths build() accepts: strings are packed 2 bits a move in 64 bits, at most 30 moves.
   static constexpr int kMinDepth = 1, kMaxDepth = 30;
-  static constexpr int kDefaultDepth = 16;
+  static constexpr int kDefaultDepth = 14;
 
   // Progress of build(): called after each depth level with the level, the strings of that length
   // kept, and the (minimal) forbidden strings of that length.
