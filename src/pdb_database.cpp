@@ -60,7 +60,8 @@ std::filesystem::path PdbStore::path_for(const State& goal, const Pattern& patte
 
 bool PdbStore::has(const State& goal, const Pattern& pattern) const {
   std::error_code ec;
-  return cache_.count(path_for(goal, pattern).string()) || std::filesystem::exists(path_for(goal, pattern), ec);
+  const auto path = path_for(goal, pattern);
+  return cache_.count(path.string()) || (std::filesystem::exists(path, ec) && !database_outdated(path));
 }
 
 BuildCost PdbStore::estimate(const State& goal, const Partition& partition) const {
@@ -93,8 +94,7 @@ void PdbStore::check_build_time(const State& goal, const Partition& partition) c
 std::shared_ptr<const PatternDatabase> PdbStore::get(const State& goal, const Pattern& pattern) {
   const auto path = path_for(goal, pattern);
   if (const auto it = cache_.find(path.string()); it != cache_.end()) return it->second;
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) {
+  if (!has(goal, pattern)) {  // missing, or of an older format: built (under the time limit)
     check_build_time(goal, Partition{pattern.name(), {pattern}});
     return build(goal, pattern);
   }

@@ -243,6 +243,22 @@ TEST_CASE("pattern database files round-trip and reject foreign or corrupt files
   testing::write_file(dir / "v2.pdb", v2);
   CHECK_THROWS_WITH(PatternDatabase::load(dir / "v2.pdb", goal, p),
                     Catch::Contains("format version 2, without chunk checksums") && Catch::Contains("rebuilt"));
+  // The store rebuilds such a file as if it were missing (an upgrade needs no manual step).
+  CHECK(database_outdated(dir / "v2.pdb"));
+  CHECK_FALSE(database_outdated(file));
+  CHECK_FALSE(database_outdated(dir / "absent.pdb"));
+  {
+    PdbStoreOptions o;
+    o.dir = dir / "store";
+    PdbStore store(o);
+    std::filesystem::create_directories(o.dir);
+    testing::write_file(store.path_for(goal, p), v2);
+    CHECK_FALSE(store.has(goal, p));
+    const auto db = store.get(goal, p);
+    CHECK(std::equal(built.values().begin(), built.values().end(), db->values().begin(), db->values().end()));
+    CHECK_FALSE(database_outdated(store.path_for(goal, p)));
+    CHECK(PatternDatabase::load(store.path_for(goal, p), goal, p).histogram() == built.histogram());
+  }
   testing::write_file(dir / "short.pdb", bytes.substr(0, bytes.size() - 10));
   CHECK_THROWS_AS(PatternDatabase::load(dir / "short.pdb", goal, p), DataError);
   // A distance table is not a pattern database.

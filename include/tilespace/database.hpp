@@ -189,4 +189,9 @@ void remove_stale_temporaries(const std::filesystem::path& path);
 // Maps and validates `path`. Throws DataError on any missing, truncated, corrupt or foreign file.
 LoadedDatabase load_database(const std::filesystem::path& path);
 
+// True when `path` is a database file of a format older than this build reads for its kind (a
+// pattern database of version 2): the stores rebuild such a file as if it were missing instead of
+// refusing it. Reads only the first bytes; false for a missing, foreign or current file.
+bool database_outdated(const std::filesystem::path& path);
+
 }  // namespace tilespace

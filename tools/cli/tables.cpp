@@ -57,9 +57,10 @@ int build_pdb(const Common& c, const BuildFlags& f, const State& goal) {
   json out = json::array();
   for (const pdb::Pattern& pattern : part.patterns) {
     const std::string path = store.path_for(goal, pattern).string();
-    const bool up_to_date = !f.force && file_exists(path);
+    // A file of an older format is rebuilt; another existing file is loaded, which checks its
+    // header and checksums (DataError naming it).
+    const bool up_to_date = !f.force && file_exists(path) && !database_outdated(path);
     const auto t0 = std::chrono::steady_clock::now();
-    // An existing file is loaded, which checks its header and checksum (DataError naming it).
     const auto db = up_to_date ? store.get(goal, pattern) : store.build(goal, pattern);
     const double secs = seconds_since(t0);
     const int largest = static_cast<int>(db->histogram().size()) - 1;
