@@ -104,8 +104,8 @@ LoadedCheckpoint load_checkpoint(const std::filesystem::path& path, const Ranker
               std::to_string(kCheckpointVersion));
   if (header_checksum(h.data()) != get<std::uint64_t>(h.data(), kChecksumOffset))
     throw bad("checkpoint header checksum mismatch: the checkpoint is corrupt");
-  // A checkpoint of a two-bit table, whose layout is the same in every readable version.
-  if (const auto v = get<std::uint32_t>(h.data(), 12); v < kOldestFormatVersion || v > kFormatVersion)
+  // A checkpoint of a two-bit table (kind 3).
+  if (!format_version_readable(get<std::uint32_t>(h.data(), 12), kKindTwoBitTable))
     throw bad("a checkpoint for database format version " + std::to_string(get<std::uint32_t>(h.data(), 12)) +
               ", this build writes version " + std::to_string(kFormatVersion));
   if (h[16] != kEngineTwoBit) throw bad("a checkpoint of another engine (" + std::to_string(h[16]) + ")");

@@ -67,12 +67,6 @@ std::uint64_t chunk_count(std::uint64_t payload, std::uint32_t log2) {
 // one checksum of the whole payload.
 bool chunked(std::uint8_t kind) { return kind == kKindTwoBitTable || kind == kKindPatternDatabase; }
 
-// Whether this build reads a file of `version` and `kind`: the current version, or an older one
-// whose layout of that kind is unchanged (version 3 changed only pattern databases).
-bool version_readable(std::uint32_t version, std::uint8_t kind) {
-  return version == kFormatVersion || (version == 2 && kind != kKindPatternDatabase);
-}
-
 // The header and trailer of a file of `payload_size` bytes of payload. Kinds 1 and 4 store
 // `payload_sum` (XXH3-64 of the payload); kinds 2 and 3 store the trailer's checksum, the trailer
 // being the chunk checksums `sums` and (kind 3) info.farthest.
@@ -280,6 +274,10 @@ void write_atomically(const std::filesystem::path& path, std::initializer_list<s
   }
 }
 
+bool format_version_readable(std::uint32_t version, std::uint8_t kind) noexcept {
+  return version == kFormatVersion || (version == 2 && kind != kKindPatternDatabase);
+}
+
 bool database_outdated(const std::filesystem::path& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return false;
@@ -288,7 +286,7 @@ bool database_outdated(const std::filesystem::path& path) {
   ::close(fd);
   if (got != static_cast<ssize_t>(h.size()) || std::memcmp(h.data(), kMagic.data(), kMagic.size()) != 0) return false;
   const auto version = get<std::uint32_t>(h, 8);
-  return version < kFormatVersion && !version_readable(version, h[16]);
+  return version < kFormatVersion && !format_version_readable(version, h[16]);
 }
 
 LoadedDatabase load_database(const std::filesystem::path& path) {
@@ -302,13 +300,10 @@ LoadedDatabase load_database(const std::filesystem::path& path) {
     throw bad("truncated: " + std::to_string(bytes.size()) + " bytes, shorter than the " +
               std::to_string(kHeaderSize) + "-byte header");
   const auto version = get<std::uint32_t>(bytes, 8);
-  if (version < kOldestFormatVersion || version > kFormatVersion)
-    throw bad("format version " + std::to_string(version) + ", this build reads version " +
+  if (!format_version_readable(version, bytes[16]))
+    throw bad((version == 2 ? "a pattern database of format version 2, without chunk checksums: this build reads version "
+                            : "format version " + std::to_string(version) + ", this build reads version ") +
               std::to_string(kFormatVersion) + " (delete the file: it is rebuilt when next needed)");
-  if (!version_readable(version, bytes[16]))
-    throw bad("a pattern database of format version " + std::to_string(version) +
-              ", without chunk checksums: this build reads version " + std::to_string(kFormatVersion) +
-              " (delete the file: it is rebuilt when next needed)");
   if (get<std::uint32_t>(bytes, 12) != kHeaderSize) throw bad("unexpected header size");
   if (header_checksum(bytes) != get<std::uint64_t>(bytes, kHeaderChecksumOffset))
     throw bad("header checksum mismatch: the header is corrupt");

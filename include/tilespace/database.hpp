@@ -70,9 +70,8 @@ namespace tilespace {
 
 // The version this build writes. Version 3 gave pattern databases (kind 2) chunk checksums; the
 // other kinds are laid out as in version 2, so their version-2 files (and checkpoints) are still
-// read, while a version-2 pattern database is refused (it is rebuilt when next needed).
+// read, while a version-2 pattern database is not (the stores rebuild it: database_outdated).
 inline constexpr std::uint32_t kFormatVersion = 3;
-inline constexpr std::uint32_t kOldestFormatVersion = 2;
 inline constexpr std::uint32_t kHeaderSize = 4096;
 inline constexpr std::uint8_t kKindDistanceTable = 1;
 inline constexpr std::uint8_t kKindPatternDatabase = 2;
@@ -188,6 +187,10 @@ void remove_stale_temporaries(const std::filesystem::path& path);
 
 // Maps and validates `path`. Throws DataError on any missing, truncated, corrupt or foreign file.
 LoadedDatabase load_database(const std::filesystem::path& path);
+
+// Whether this build reads a file of format `version` and `kind` (a checkpoint: of kind 3): the
+// current version, or version 2 for the kinds whose layout version 3 kept (all but kind 2).
+bool format_version_readable(std::uint32_t version, std::uint8_t kind) noexcept;
 
 // True when `path` is a database file of a format older than this build reads for its kind (a
 // pattern database of version 2): the stores rebuild such a file as if it were missing instead of
