@@ -497,18 +497,41 @@ struct NoAutomaton {};
 
 namespace detail {
 
+// A board whose shape is known at compile time. IDA* unrolls its node loop over such a board by
+// the blank's cell and the previous blank's cell (template parameters): every neighbour, shift and
+// table offset is then a constant and the "never undo the last move" test disappears. Measured on
+// Korf's instance 7 with Manhattan (367 M nodes, one core): 1.7x the node rate of the loop over
+// the run-time neighbour table. IdaStar::static_entries lists the boards that have one (3x3, 4x4,
+// 5x5); every other board takes the run-time loop, which visits the same nodes in the same order.
+template <int Wd, int Ht>
+struct StaticBoard {
+  static constexpr int kWidth = Wd, kCells = Wd * Ht;
+  // The blank's neighbour from `cell` in direction d (Board's order: Up, Down, Left, Right), or -1.
+  static constexpr int step(int cell, int d) {
+    const int r = cell / Wd, c = cell % Wd;
+    switch (d) {
+      case 0: return r > 0 ? cell - Wd : -1;
+      case 1: return r < Ht - 1 ? cell + Wd : -1;
+      case 2: return c > 0 ? cell - 1 : -1;
+      default: return c < Wd - 1 ? cell + 1 : -1;
+    }
+  }
+};
+
 // The IDA* recursion over domain D, heuristic H and move automaton A (NoAutomaton, or
-// MoveAutomaton of automaton.hpp: `next(state, Dir)`, `kDead`). The path is kept as the blank's
-// cells (a move is the blank's new cell), so a node costs one word update, one heuristic update
-// and one automaton step; children above the bound are counted and dropped before any call.
-// Limits (and `cancel`, shared by the threads of a hybrid search) are checked every 4096
-// expansions, outside the hot path.
+// MoveAutomaton of automaton.hpp: `next(state, Dir)`, `kDead`). A node costs one word update, one
+// heuristic update and one automaton step; children above the bound are counted and dropped
+// before any call. The path is kept as the blank's cells (a move is the blank's new cell), written
+// as the recursion unwinds from the goal. Limits (and `cancel`, shared by the threads of a hybrid
+// search) are checked every 4096 expansions, outside the hot path.
 template <class D, class H, class A, bool kTraced>
 struct IdaStar {
   using W = typename D::Word;
   using O = Ops<H>;
   using V = typename O::Value;
+  using VArg = std::conditional_t<sizeof(V) <= 8, V, const V&>;  // small values in registers
   static constexpr bool kFsm = !std::is_same_v<A, NoAutomaton>;
+  enum : int { kOn = 0, kFound = 1, kStopped = 2 };  // what a subtree's search returns
 
   const D& d;
   const H& h;
@@ -523,7 +546,31 @@ struct IdaStar {
   int next_bound = 0;
   std::uint64_t expanded = 0, generated = 0, reported = 0;
   bool stop = false;
+  // Set from d: the goal word, and the static board's entries (null: the run-time loop).
+  using Entry = int (IdaStar::*)(W, int, VArg, std::uint32_t, std::uint32_t);
+  const W goal_ = d.goal_packed;
+  const Entry* entries_ = static_entries(d.board);
 
+  // Precondition: g + h(v) <= bound; blanks[g] == blank. Returns true when the goal is found below
+  // `p` (blanks[g+1..] then holds the rest of the path); sets `stop` when a limit stopped it.
+  // `prev_blank`: the blank's cell before the move into `p` (-1 at a root), never gone back to.
+  // `tid`: this node's trace id (kNone when not tracing).
+  bool search(W p, int blank, int prev_blank, int g, VArg v, std::uint32_t q, std::uint32_t tid) {
+    int res;
+    if (entries_) {
+      int k = 4;  // the entry for (blank, the direction of prev_blank, 4 for none)
+      const auto& nb = d.board.neighbours(blank);
+      for (int i = 0; i < nb.count; ++i)
+        if (nb.cell[i] == prev_blank) k = static_cast<int>(nb.dir[i]);
+      res = (this->*entries_[5 * blank + k])(p, g, v, q, tid);
+    } else {
+      res = node(p, blank, prev_blank, g, v, q, tid);
+    }
+    stop = res == kStopped;
+    return res == kFound;
+  }
+
+ private:
   bool tick() {
     if (cancel && cancel->load(std::memory_order_relaxed)) return false;
     std::uint64_t total = expanded;
@@ -533,45 +580,103 @@ struct IdaStar {
     return budget.check(r, blanks.capacity());
   }
 
-  // Precondition: g + h(v) <= bound. Returns true when the goal is found below `p` (blanks then
-  // holds the whole path). `tid`: this node's trace id (kNone when not tracing).
-  using VArg = std::conditional_t<sizeof(V) <= 8, V, const V&>;  // small values in registers
-  bool search(W p, int blank, int prev_blank, int g, VArg v, std::uint32_t q, std::uint32_t tid) {
-    if (p == d.goal_packed) {
+  // A node's own work before its children: the goal test, the limits, the trace.
+  int enter(W p, std::uint32_t tid) {
+    if (p == goal_) {
       if constexpr (kTraced) tr->solved_at(tid);
-      return true;
+      return kFound;
     }
-    if ((++expanded & 4095) == 0 && !tick()) {
-      stop = true;
-      return false;
-    }
+    if ((++expanded & 4095) == 0 && !tick()) return kStopped;
     if constexpr (kTraced) tr->expand(tid);
+    return kOn;
+  }
+
+  // The child where the blank moves from `blank` to `to` (direction `dir`); `below` searches it.
+  template <class Below>
+  [[gnu::always_inline]] int child(W p, int blank, int to, Dir dir, int g, VArg v, std::uint32_t q,
+                                   std::uint32_t tid, int cap, Below&& below) {
+    std::uint32_t cq = 0;
+    if constexpr (kFsm) {
+      cq = fsm->next(q, dir);
+      if (cq == A::kDead) return kOn;
+    }
+    const int tile = D::tile_at(p, to);
+    const W c = D::move(p, blank, to);
+    ++generated;
+    const V cv = O::update(h, v, c, to, tile, to, blank, cap);
+    const int hc = O::h(cv);
+    std::uint32_t cid = Trace::kNone;
+    if constexpr (kTraced) cid = tr->node(D::trace_word(c), tid, g + 1, hc);
+    if (hc > cap) {
+      next_bound = std::min(next_bound, g + 1 + hc);
+      return kOn;
+    }
+    const int res = below(c, cv, cq, cid);
+    if (res == kFound) blanks[static_cast<std::size_t>(g) + 1] = static_cast<std::uint8_t>(to);
+    return res;
+  }
+
+  // A node of any board: the loop over the blank's neighbour table.
+  int node(W p, int blank, int prev_blank, int g, VArg v, std::uint32_t q, std::uint32_t tid) {
+    if (const int e = enter(p, tid)) return e;
     const int cap = bound - g - 1;
     const auto& nb = d.board.neighbours(blank);
     for (int k = 0; k < nb.count; ++k) {
       const int to = nb.cell[k];
       if (to == prev_blank) continue;
-      std::uint32_t cq = 0;
-      if constexpr (kFsm) {
-        cq = fsm->next(q, nb.dir[k]);
-        if (cq == A::kDead) continue;
-      }
-      const int tile = D::tile_at(p, to);
-      const W c = D::move(p, blank, to);
-      ++generated;
-      const V cv = O::update(h, v, c, to, tile, to, blank, cap);
-      const int hc = O::h(cv);
-      std::uint32_t cid = Trace::kNone;
-      if constexpr (kTraced) cid = tr->node(D::trace_word(c), tid, g + 1, hc);
-      if (hc > cap) {
-        next_bound = std::min(next_bound, g + 1 + hc);
-        continue;
-      }
-      blanks[static_cast<std::size_t>(g) + 1] = static_cast<std::uint8_t>(to);
-      if (search(c, to, blank, g + 1, cv, cq, cid)) return true;
-      if (stop) return false;
+      const int res = child(p, blank, to, nb.dir[k], g, v, q, tid, cap, [&](W c, VArg cv, std::uint32_t cq, std::uint32_t cid) {
+        return node(c, to, blank, g + 1, cv, cq, cid);
+      });
+      if (res) return res;
     }
-    return false;
+    return kOn;
+  }
+
+  // A node of static board SB with the blank on B, come from Prev (-1: a root): the four
+  // directions unrolled, those off the board or back to Prev compiled away.
+  template <class SB, int B, int Prev>
+  int node_static(W p, int g, VArg v, std::uint32_t q, std::uint32_t tid) {
+    if (const int e = enter(p, tid)) return e;
+    const int cap = bound - g - 1;
+    int res = kOn;
+    [&]<int... K>(std::integer_sequence<int, K...>) {
+      (void)((res = direction<SB, B, Prev, K>(p, g, v, q, tid, cap)) || ...);  // up to the first result
+    }(std::make_integer_sequence<int, 4>{});
+    return res;
+  }
+  template <class SB, int B, int Prev, int K>
+  [[gnu::always_inline]] int direction(W p, int g, VArg v, std::uint32_t q, std::uint32_t tid, int cap) {
+    constexpr int To = SB::step(B, K);
+    if constexpr (To < 0 || To == Prev) {
+      return kOn;
+    } else {
+      return child(p, B, To, static_cast<Dir>(K), g, v, q, tid, cap,
+                   [&](W c, VArg cv, std::uint32_t cq, std::uint32_t cid) { return node_static<SB, To, B>(c, g + 1, cv, cq, cid); });
+    }
+  }
+
+  // The entries of static board SB: entry 5*B + k starts at blank B come from direction k's
+  // neighbour (k = 4: from nowhere).
+  template <class SB>
+  static const Entry* entries_of() {
+    static constexpr auto table = []<int... I>(std::integer_sequence<int, I...>) {
+      return std::array<Entry, sizeof...(I)>{
+          &IdaStar::template node_static<SB, I / 5, (I % 5 < 4 ? SB::step(I / 5, I % 5) : -1)>...};
+    }(std::make_integer_sequence<int, 5 * SB::kCells>{});
+    return table.data();
+  }
+  // Unrolled only where it pays and compiles quickly: untraced, and heuristics that opt in
+  // (`static constexpr bool kUnrolled = true;`: Manhattan, the pattern databases).
+  static const Entry* static_entries(const Board& b) {
+    if constexpr (kTraced || !requires { H::kUnrolled; }) {
+      return nullptr;
+    } else if constexpr (D::kPacked) {
+      if (b == Board(4, 4)) return entries_of<StaticBoard<4, 4>>();
+      if (b == Board(3, 3)) return entries_of<StaticBoard<3, 3>>();
+    } else {
+      if (b == Board(5, 5)) return entries_of<StaticBoard<5, 5>>();
+    }
+    return nullptr;
   }
 };
 

@@ -14,6 +14,8 @@
 // prunes such a child anyway); the value it then returns is still a lower bound of the true one.
 // `update` is O(1) where the heuristic allows (misplaced, Manhattan, one or two pattern-database
 // lookups); others recompute. `Ops<H>` (below) is how algorithms call any of them.
+// Optional: `static constexpr bool kUnrolled = true;` lets IDA* unroll its node loop on the boards
+// of static shape (algorithms.hpp, StaticBoard); set by the heuristics of the long searches.
 // Thread-safety: immutable after construction.
 #pragma once
 
@@ -77,6 +79,7 @@ struct Misplaced {
 template <class D>
 struct Manhattan {
   static constexpr bool kAdmissible = true;
+  static constexpr bool kUnrolled = true;  // IDA* unrolls its node loop on static boards
   std::array<std::array<std::uint8_t, kMaxBoardCells>, kMaxBoardCells> dist{};  // dist[tile][cell]
   explicit Manhattan(const D& dom) {
     const Board& b = dom.board;

@@ -32,6 +32,7 @@ template <class D>
 class PatternDatabases {
  public:
   static constexpr bool kAdmissible = true;
+  static constexpr bool kUnrolled = true;  // IDA* unrolls its node loop on static boards
 
   struct Value {
     std::array<std::uint8_t, kMaxBoardCells> cells;   // the direct placements, pattern after pattern
