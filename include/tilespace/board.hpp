@@ -42,12 +42,14 @@ class Board {
   std::string name() const;  // "3x3"
 
   // The cell the blank reaches from `cell` moving in `d`, or -1 at the edge. O(1), no table.
-  int step(int cell, Dir d) const noexcept {
+  int step(int cell, Dir d) const noexcept { return grid_step(w_, h_, cell, d); }
+  // The same on a w x h grid, at compile time too (IDA*'s boards of static shape).
+  static constexpr int grid_step(int w, int h, int cell, Dir d) noexcept {
     switch (d) {
-      case Dir::Up: return cell >= w_ ? cell - w_ : -1;
-      case Dir::Down: return cell + w_ < cells() ? cell + w_ : -1;
-      case Dir::Left: return col(cell) > 0 ? cell - 1 : -1;
-      case Dir::Right: return col(cell) < w_ - 1 ? cell + 1 : -1;
+      case Dir::Up: return cell >= w ? cell - w : -1;
+      case Dir::Down: return cell + w < w * h ? cell + w : -1;
+      case Dir::Left: return cell % w > 0 ? cell - 1 : -1;
+      case Dir::Right: return cell % w < w - 1 ? cell + 1 : -1;
     }
     return -1;
   }
