@@ -75,12 +75,17 @@ struct Misplaced {
   }
 };
 
-// Sum of the tiles' Manhattan distances to their goal cells; per move, one table entry.
+// Sum of the tiles' Manhattan distances to their goal cells; per move, one table entry:
+// delta[from][to][tile], the change (+1 or -1) when `tile` slides from `from` to its neighbour `to`.
+// In IDA*'s unrolled loop `from` and `to` are constants, so a move costs one byte load. (Korf's
+// instances 1-10, 1.51 G generated on one core, 3 paired runs: 5.17-5.84 s, against 5.33-5.99 s
+// with two loads from the distance table.)
 template <class D>
 struct Manhattan {
   static constexpr bool kAdmissible = true;
   static constexpr bool kUnrolled = true;  // IDA* unrolls its node loop on static boards
   std::array<std::array<std::uint8_t, kMaxBoardCells>, kMaxBoardCells> dist{};  // dist[tile][cell]
+  std::array<std::array<std::array<std::int8_t, kMaxBoardCells>, kMaxBoardCells>, kMaxBoardCells> delta{};
   explicit Manhattan(const D& dom) {
     const Board& b = dom.board;
     for (int t = 1; t < dom.cells(); ++t)
@@ -88,6 +93,12 @@ struct Manhattan {
         const int g = dom.goal_cell[t];
         dist[t][c] = static_cast<std::uint8_t>(std::abs(b.row(c) - b.row(g)) + std::abs(b.col(c) - b.col(g)));
       }
+    for (int from = 0; from < dom.cells(); ++from) {
+      const auto& nb = b.neighbours(from);
+      for (int k = 0; k < nb.count; ++k)
+        for (int t = 1; t < dom.cells(); ++t)
+          delta[from][nb.cell[k]][t] = static_cast<std::int8_t>(dist[t][nb.cell[k]] - dist[t][from]);
+    }
   }
   int eval(typename D::Word p, int blank) const noexcept {
     int h = 0;
@@ -95,9 +106,7 @@ struct Manhattan {
       if (c != blank) h += dist[D::tile_at(p, c)][c];
     return h;
   }
-  int update(int h, typename D::Word, int, int tile, int from, int to) const noexcept {
-    return h - dist[tile][from] + dist[tile][to];
-  }
+  int update(int h, typename D::Word, int, int tile, int from, int to) const noexcept { return h + delta[from][to][tile]; }
 };
 
 // Manhattan plus 2 for every tile that must leave its row (column) to let the others of that
