@@ -3,12 +3,9 @@
 // the database file of kind 4 and the path counts.
 #include "tilespace/search/automaton.hpp"
 
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -17,6 +14,7 @@
 #include <utility>
 
 #include "tilespace/errors.hpp"
+#include "tilespace/memory.hpp"
 #include "tilespace/table_store.hpp"
 
 namespace tilespace::search {
@@ -167,14 +165,10 @@ class Walker {
 // the hash's high 32 bits (the fingerprint) and the string's index + 1 (0: an empty slot). The
 // bucket comes from the fingerprint alone, so the table grows without the full hashes; strings
 // of one effect take a slot each, found together by their fingerprint. A fingerprint match is
-// only a candidate: the caller compares the effects exactly. The slots are an anonymous mapping
-// (zero-filled, pages on first touch, transparent huge pages where the kernel gives them).
+// only a candidate: the caller compares the effects exactly. The slots are PageMemory (memory.hpp).
 class EffectMap {
  public:
   EffectMap() { allocate(std::uint64_t{1} << 16); }
-  ~EffectMap() { release(); }
-  EffectMap(const EffectMap&) = delete;
-  EffectMap& operator=(const EffectMap&) = delete;
 
   // Makes room for `entries` strings in all at most 3/4 full.
   void reserve(std::uint64_t entries) {
@@ -208,27 +202,18 @@ class EffectMap {
     slots_[i] = fp << 32 | (static_cast<std::uint64_t>(index) + 1);
   }
   void allocate(std::uint64_t slots) {
-    void* p = ::mmap(nullptr, 8 * slots, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (p == MAP_FAILED)
-      throw ResourceError("move automaton: cannot map " + std::to_string(8 * slots) + " bytes for the effect table: " +
-                          std::strerror(errno));
-    ::madvise(p, 8 * slots, MADV_HUGEPAGE);
-    slots_ = static_cast<std::uint64_t*>(p);
+    memory_ = PageMemory(8 * slots, "the move automaton's effect table");
+    slots_ = memory_.as<std::uint64_t>().data();
     mask_ = slots - 1;
   }
-  void release() {
-    if (slots_) ::munmap(slots_, 8 * (mask_ + 1));
-    slots_ = nullptr;
-  }
   void rehash(std::uint64_t slots) {
-    std::uint64_t* old = slots_;
-    const std::uint64_t old_count = mask_ + 1;
+    PageMemory old = std::move(memory_);
     allocate(slots);
-    for (std::uint64_t j = 0; j < old_count; ++j)
-      if (old[j]) put(old[j] >> 32, static_cast<std::uint32_t>(old[j]) - 1);
-    ::munmap(old, 8 * old_count);
+    for (const std::uint64_t v : old.as<std::uint64_t>())
+      if (v) put(v >> 32, static_cast<std::uint32_t>(v) - 1);
   }
 
+  PageMemory memory_;
   std::uint64_t* slots_ = nullptr;
   std::uint64_t mask_ = 0, used_ = 0;
 };

@@ -1,12 +1,9 @@
 // The threaded two-bit engine (bfs.hpp): the layer loop around TwoBitExpander (bfs2_kernel.hpp).
-#include <sys/mman.h>
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -20,19 +17,6 @@ namespace {
 // Depths are listed in the database header (at most 480 values).
 constexpr int kMaxTwoBitDepth = 479;
 }  // namespace
-
-FieldArray::FieldArray(std::uint64_t words) : words_(words) {
-  if (words == 0) return;
-  void* p = ::mmap(nullptr, words * 8, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (p == MAP_FAILED)
-    throw ResourceError("cannot map " + std::to_string(words * 8) + " bytes for the two-bit search: " + std::strerror(errno));
-  ::madvise(p, words * 8, MADV_HUGEPAGE);
-  data_ = static_cast<std::uint64_t*>(p);
-}
-
-FieldArray::~FieldArray() {
-  if (data_) ::munmap(data_, words_ * 8);
-}
 
 std::uint64_t two_bit_words(const Ranker& ranker) { return (ranker.size() + 31) / 32; }
 std::uint64_t two_bit_bytes(const Ranker& ranker) { return two_bit_words(ranker) * 8; }

@@ -1,7 +1,5 @@
 #include "tilespace/distance_table.hpp"
 
-#include <unistd.h>
-
 #include <tbb/info.h>
 
 #include <algorithm>
@@ -9,13 +7,9 @@
 #include <new>
 
 #include "tilespace/errors.hpp"
+#include "tilespace/memory.hpp"
 
 namespace tilespace {
-
-std::uint64_t physical_memory() {
-  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
-  return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 0;
-}
 
 namespace {
 

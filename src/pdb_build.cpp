@@ -17,7 +17,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
-#include <new>
 #include <string>
 
 #include "bfs_kernel.hpp"
@@ -261,14 +260,16 @@ class Expander {
       deferred_.push_back({t.rank, t.bit});
       return;
     }
+    // A placement has a value exactly when its mark has a region: a mark without one is met for the
+    // first time, and only then is its value written (no read of the value). Two threads meeting it
+    // in the same layer write the same value.
     if constexpr (Shared) {
       std::atomic_ref<std::uint8_t>(mark).fetch_or(static_cast<std::uint8_t>(t.bit | next_), std::memory_order_relaxed);
-      std::atomic_ref<std::uint8_t> value(values_[t.rank]);
-      if (value.load(std::memory_order_relaxed) == kUnset)
-        value.store(static_cast<std::uint8_t>(layer_ + 1), std::memory_order_relaxed);
+      if (!(old & kRegionMask))
+        std::atomic_ref<std::uint8_t>(values_[t.rank]).store(static_cast<std::uint8_t>(layer_ + 1), std::memory_order_relaxed);
     } else {
       mark = static_cast<std::uint8_t>(old | t.bit | next_);
-      if (values_[t.rank] == kUnset) values_[t.rank] = static_cast<std::uint8_t>(layer_ + 1);
+      if (!(old & kRegionMask)) values_[t.rank] = static_cast<std::uint8_t>(layer_ + 1);
     }
   }
 
@@ -338,15 +339,14 @@ BuiltDatabase build_pattern_database(const State& goal, const Pattern& pattern, 
 
   BuiltDatabase db;
   // The marks live in 64-bit words so that the scan may test 8 of them at once; they are
-  // addressed as bytes through `mark`.
-  std::vector<std::uint64_t> mark_words;
-  try {
-    mark_words.resize(size / 8 + 1);
-    db.values.resize(size);
-  } catch (const std::bad_alloc&) {
-    throw ResourceError("cannot allocate " + gib(2 * size) + " to build pattern " + pattern.name());
-  }
-  auto* mark = reinterpret_cast<std::uint8_t*>(mark_words.data());
+  // addressed as bytes through `mark`. Both arrays are PageMemory (huge pages: the marks and values
+  // of successors are met at random all over them).
+  const std::string what = "the marks and values of pattern " + pattern.name() + " (" + gib(2 * size) + " in all)";
+  const PageMemory marks(8 * (size / 8 + 1), what);
+  db.memory = PageMemory(size, what);
+  db.values = db.memory.bytes();
+  auto* mark_words = marks.as<std::uint64_t>().data();
+  auto* mark = marks.data();
   const Grid grid(board);
   const int free_cells = board.cells() - static_cast<int>(pattern.tiles.size());
   const std::vector<std::uint64_t> labels = region_labels(grid, board.cells(), free_cells);
@@ -356,7 +356,7 @@ BuiltDatabase build_pattern_database(const State& goal, const Pattern& pattern, 
 
   driver.execute([&] {
     tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, size, 1u << 20), [&](const auto& r) {
-      std::fill(mark + r.begin(), mark + r.end(), 0);
+      std::fill(mark + r.begin(), mark + r.end(), 0);  // zero already: the pages are touched on every core
       std::fill(db.values.begin() + static_cast<std::ptrdiff_t>(r.begin()),
                 db.values.begin() + static_cast<std::ptrdiff_t>(r.end()), kUnset);
     });
@@ -379,7 +379,7 @@ BuiltDatabase build_pattern_database(const State& goal, const Pattern& pattern, 
       if (layer > kMaxCost) throw ResourceError("pattern " + pattern.name() + ": costs above " + std::to_string(kMaxCost));
       const LayerCount n = driver.pass<LayerCount>(
           size, grain, [&]<bool Shared>(std::uint64_t begin, std::uint64_t end, LayerCount& count) {
-            count.join(Expander<Shared>(grid, con, lab, ranker, mark_words.data(), db.values.data(), layer,
+            count.join(Expander<Shared>(grid, con, lab, ranker, mark_words, db.values.data(), layer,
                                         deferred.local())
                            .run(begin, end));
           });

@@ -22,7 +22,8 @@ PatternDatabase PatternDatabase::build(const State& goal, const Pattern& pattern
   return db;
 }
 
-PatternDatabase PatternDatabase::load(const std::filesystem::path& path, const State& goal, const Pattern& pattern) {
+PatternDatabase PatternDatabase::load(const std::filesystem::path& path, const State& goal, const Pattern& pattern,
+                                      Residence where) {
   LoadedDatabase file = load_database(path);
   const std::string name = path.string();
   if (file.info.kind != kKindPatternDatabase) throw DataError(name + ": not a pattern database");
@@ -32,8 +33,14 @@ PatternDatabase PatternDatabase::load(const std::filesystem::path& path, const S
     throw DataError(name + ": holds pattern " + Pattern{file.info.pattern}.name() + ", not " + pattern.name());
   PatternDatabase db(goal, pattern);
   db.histogram_ = std::move(file.info.histogram);
-  db.values_ = file.payload;
-  db.owner_ = std::move(file.file);
+  if (where == Residence::pages) {  // the mapped file (already verified) copied, then unmapped
+    auto values = std::make_shared<PageMemory>(copy_to_pages(file.payload, "pattern database " + name));
+    db.values_ = values->bytes();
+    db.owner_ = std::move(values);
+  } else {
+    db.values_ = file.payload;
+    db.owner_ = std::move(file.file);
+  }
   return db;
 }
 
@@ -98,7 +105,8 @@ std::shared_ptr<const PatternDatabase> PdbStore::get(const State& goal, const Pa
     check_build_time(goal, Partition{pattern.name(), {pattern}});
     return build(goal, pattern);
   }
-  auto db = std::make_shared<const PatternDatabase>(PatternDatabase::load(path, goal, pattern));
+  auto db = std::make_shared<const PatternDatabase>(
+      PatternDatabase::load(path, goal, pattern, PatternDatabase::residence_for(goal.board)));
   cache_[path.string()] = db;
   return db;
 }
@@ -141,8 +149,9 @@ std::shared_ptr<const PatternDatabase> PdbStore::build(const State& goal, const 
     options_.note(buf);
   }
   PatternDatabase::build(goal, pattern, options_.build).save(path);
-  // The built copy is gone; map the file: the page cache holds the bytes, not the heap.
-  auto mapped = std::make_shared<const PatternDatabase>(PatternDatabase::load(path, goal, pattern));
+  // The built copy is gone; load the file as any other (the page cache holds its bytes).
+  auto mapped = std::make_shared<const PatternDatabase>(
+      PatternDatabase::load(path, goal, pattern, PatternDatabase::residence_for(goal.board)));
   if (options_.note) {
     char buf[256];
     std::snprintf(buf, sizeof buf, "built %s (largest value %d)", path.string().c_str(),

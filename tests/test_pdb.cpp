@@ -2,6 +2,7 @@
 // admissibility against the exact 8-puzzle table and Korf's published 15-puzzle lengths.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <deque>
 #include <fstream>
 #include <map>
@@ -11,6 +12,8 @@
 
 #include "support.hpp"
 #include "tilespace/distance_table.hpp"
+#include "tilespace/errors.hpp"
+#include "tilespace/memory.hpp"
 #include "tilespace/pdb/heuristic.hpp"
 #include "tilespace/search/solve.hpp"
 #include "tilespace/rank.hpp"
@@ -179,7 +182,7 @@ TEST_CASE("pattern database builds are deterministic across thread counts", "[pd
   one.threads = 1;
   two.threads = 2;
   const BuiltDatabase a = build_pattern_database(goal, p, one), b = build_pattern_database(goal, p, two);
-  CHECK(a.values == b.values);
+  CHECK(std::ranges::equal(a.values, b.values));
   CHECK(a.histogram == b.histogram);
   CHECK(a.histogram[0] == 1);
 }
@@ -222,6 +225,12 @@ TEST_CASE("pattern database files round-trip and reject foreign or corrupt files
   const PatternDatabase loaded = PatternDatabase::load(file, goal, p);
   CHECK(std::equal(built.values().begin(), built.values().end(), loaded.values().begin(), loaded.values().end()));
   CHECK(loaded.histogram() == built.histogram());
+  // Copied into huge pages (boards above 16 cells): the same values, no longer the file's mapping.
+  const PatternDatabase paged = PatternDatabase::load(file, goal, p, PatternDatabase::Residence::pages);
+  CHECK(std::ranges::equal(paged.values(), built.values()));
+  CHECK(paged.histogram() == built.histogram());
+  CHECK(PatternDatabase::residence_for(Board(4, 4)) == PatternDatabase::Residence::mapped);
+  CHECK(PatternDatabase::residence_for(Board(5, 5)) == PatternDatabase::Residence::pages);
   CHECK_THROWS_WITH(PatternDatabase::load(file, goal, Pattern{{1, 2, 3, 5}}), Catch::Contains("holds pattern 1,2,3,4"));
   CHECK_THROWS_WITH(PatternDatabase::load(file, canonical_goal(Board(4, 4), 15), p), Catch::Contains("built for the goal"));
   std::string bytes = testing::read_file(file);
@@ -400,4 +409,23 @@ TEST_CASE("solve with pattern databases from the command line", "[pdb][cli]") {
     CHECK(testing::run_cli("solve --batch good.txt --heuristic pdb:4-4", dir.path).rc == 0);
     CHECK(testing::run_cli("solve --batch good.txt -a astar --heuristic manhattan", dir.path).rc == 0);
   }
+}
+
+TEST_CASE("PageMemory is zero-filled, movable, copyable into, and refuses what cannot be mapped", "[pdb][memory]") {
+  PageMemory m(3 << 20, "a test array");
+  REQUIRE(m.size() == (3u << 20));
+  CHECK(std::ranges::all_of(m.bytes(), [](std::uint8_t b) { return b == 0; }));
+  m.data()[12345] = 7;
+  CHECK(m.as<std::uint64_t>().size() == (3u << 20) / 8);
+  PageMemory moved = std::move(m);
+  CHECK(m.data() == nullptr);
+  CHECK(m.size() == 0);
+  CHECK(moved.data()[12345] == 7);
+  std::vector<std::uint8_t> from(5'000'001);
+  for (std::size_t i = 0; i < from.size(); ++i) from[i] = static_cast<std::uint8_t>(i * 31 + 7);
+  const PageMemory copy = copy_to_pages(from, "a copy");
+  CHECK(std::ranges::equal(copy.bytes(), from));
+  CHECK(PageMemory(0, "nothing").data() == nullptr);
+  CHECK_THROWS_AS(PageMemory(std::uint64_t{1} << 62, "an impossible array"), ResourceError);
+  CHECK_THROWS_WITH(PageMemory(std::uint64_t{1} << 62, "an impossible array"), Catch::Contains("an impossible array"));
 }

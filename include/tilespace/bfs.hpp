@@ -30,6 +30,7 @@
 #include <span>
 #include <vector>
 
+#include "tilespace/memory.hpp"
 #include "tilespace/rank.hpp"
 
 namespace tilespace {
@@ -110,20 +111,16 @@ inline unsigned blank_parity(const Ranker& ranker, int cell) noexcept {
   return static_cast<unsigned>(b.row(cell) + b.col(cell) + b.row(g) + b.col(g)) & 1u;
 }
 
-// Zero-filled memory for the fields of a two-bit search: an anonymous mapping (pages appear on first
-// touch; transparent huge pages where the kernel gives them). Throws ResourceError naming the bytes
-// if it cannot be mapped.
+// Zero-filled memory for the fields of a two-bit search (memory.hpp's PageMemory: pages appear on
+// first touch, huge pages where the kernel gives them). Throws ResourceError naming the bytes if it
+// cannot be mapped.
 class FieldArray {
  public:
-  explicit FieldArray(std::uint64_t words);
-  ~FieldArray();
-  FieldArray(const FieldArray&) = delete;
-  FieldArray& operator=(const FieldArray&) = delete;
-  std::span<std::uint64_t> span() const noexcept { return {data_, words_}; }
+  explicit FieldArray(std::uint64_t words) : memory_(8 * words, "the two-bit search") {}
+  std::span<std::uint64_t> span() const noexcept { return memory_.as<std::uint64_t>(); }
 
  private:
-  std::uint64_t* data_ = nullptr;
-  std::uint64_t words_ = 0;
+  PageMemory memory_;
 };
 
 // A two-bit search between two layers: with the fields, everything a checkpoint holds.

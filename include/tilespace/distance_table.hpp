@@ -26,9 +26,6 @@
 
 namespace tilespace {
 
-// Bytes of physical memory on this machine (0 if unknown).
-std::uint64_t physical_memory();
-
 // Which engine builds a table: 0 = the byte engine where its build fits in memory, else two-bit.
 enum class Engine { automatic = 0, byte = 8, two_bit = 2 };
 

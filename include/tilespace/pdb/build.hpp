@@ -8,7 +8,8 @@
 // gives (placement', region of the tile's old cell) at cost d+1. The database stores, for every
 // placement, the lowest cost over its regions.
 //
-// Memory model: two bytes per placement. `values` (the result) and one mark byte: bits 0-5 the
+// Memory model: two bytes per placement, in PageMemory (memory.hpp: huge pages, since successors are
+// met at random). `values` (the result) and one mark byte: bits 0-5 the
 // regions already reached (region i = the i-th region in order of its lowest cell; regions 5, 6, ...
 // share bit 5, which only merges those rare regions, a relaxation that may lower a value, never
 // raise it), bits 6-7 "expand at an even / odd layer". A mark bit added while its placement
@@ -22,9 +23,11 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <vector>
 
 #include "tilespace/bfs.hpp"
+#include "tilespace/memory.hpp"
 #include "tilespace/pdb/pattern.hpp"
 #include "tilespace/state.hpp"
 
@@ -44,22 +47,23 @@ struct BuildEstimate {
 
 // Time: the placements times a cost per placement and thread, divided by `threads` (0 or more than
 // the cores: all cores). The costs, measured on the 2-core reference machine (whole builds through
-// `tilespace build --pdb`, including the write):
+// `tilespace build --pdb`, including the write), whose speed varies by about 1.5x from day to day:
 //   boards of at most 16 cells (region tables): kNsPerPlacementSmall
-//     4x4 7-8: 7 tiles (57,657,600) in 28 s, 8 tiles (518,918,400) in 180 s on 2 threads -> 0.69-0.97 us;
-//     4x4 6-6-3 (11,534,880) in 2.3 s -> 0.40 us; 5-5-5 (1,572,480) in 0.3 s -> 0.38 us;
-//     6-6-3 again (`build --board 4x4 --pdb 6-6-3 --goal "0 1 ... 15" --threads 2 --force`, the
-//     cores shared with other jobs): 7.2 s wall, 5.9 s of CPU -> 0.51 us.
-//     0.75 us keeps the large ones (the ones the one-minute rule is about) right: 7-8 is
-//     estimated at 216 s (measured 210 s); 6-6-3 at 4.3 s.
+//     4x4 7-8 (`build --board 4x4 --goal "0 1 ... 15" --pdb 7-8`, marks and values in huge pages):
+//     7 tiles (57,657,600) in 10.5 s, 8 tiles (518,918,400) in 105.5 s on 2 threads -> 0.36-0.41 us
+//     (116 s in all; the same day, with 4 KiB pages and a read of the value a successor: 135 s);
+//     on a slower day, 7-8 took 181-190 s -> 0.63 us. 6-6-3 (11,534,880) in 2.3 s -> 0.40 us.
 //   bigger boards (flood fills): kNsPerPlacementLarge
-//     5x5 6-6-6-6 (4 x 127,512,000) in 557 s on 2 threads -> 2.2 us (estimated 561 s).
+//     5x5 6-6-6-6 (4 x 127,512,000): 27-30 s a pattern on 2 threads -> 0.42-0.48 us (the same day);
+//     46 s a pattern on a slower day -> 0.72 us.
+// The constants sit between the fast and the slow days: 7-8 is estimated at 144 s, 6-6-6-6 at 153 s.
 // Precondition: the pattern's tiles are tiles of a board with at most kMaxPdbCells cells.
-inline constexpr double kNsPerPlacementSmall = 750, kNsPerPlacementLarge = 2200;
+inline constexpr double kNsPerPlacementSmall = 500, kNsPerPlacementLarge = 600;
 BuildEstimate estimate_build(const Board& board, const Pattern& pattern, int threads);
 
 struct BuiltDatabase {
-  std::vector<std::uint8_t> values;      // values[rank] = fewest pattern-tile moves; rank by PlacementRanker
+  PageMemory memory;                     // owns the values
+  std::span<std::uint8_t> values;        // values[rank] = fewest pattern-tile moves; rank by PlacementRanker
   std::vector<std::uint64_t> histogram;  // placements at each value, from 0
   double seconds = 0;
 };

@@ -1,0 +1,52 @@
+// Large arrays of builds and searches, and what the machine has for them.
+//
+// `PageMemory` is the one owner of anonymous memory in tilespace: a private anonymous mapping,
+// zero-filled, whose pages appear on first touch, with transparent huge pages asked for
+// (MADV_HUGEPAGE; Linux gives them where it can). The arrays that are read or written at random
+// over hundreds of megabytes — the two-bit fields, the pattern-database builder's marks and values,
+// the pattern databases a search looks up, the move automaton's effect table — live in it: with
+// 2 MiB pages their random accesses mostly hit the TLB instead of walking the page tables.
+//
+// Memory model: owns its mapping, move-only; unmapped on destruction.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+namespace tilespace {
+
+// Bytes of physical memory (0 if unknown).
+std::uint64_t physical_memory();
+
+class PageMemory {
+ public:
+  PageMemory() = default;
+  // Maps `bytes` zero-filled bytes (none for 0). Throws ResourceError naming `what` and the bytes
+  // when the mapping fails.
+  PageMemory(std::uint64_t bytes, std::string_view what);
+  ~PageMemory();
+  PageMemory(PageMemory&& o) noexcept;
+  PageMemory& operator=(PageMemory&& o) noexcept;
+  PageMemory(const PageMemory&) = delete;
+  PageMemory& operator=(const PageMemory&) = delete;
+
+  std::uint8_t* data() const noexcept { return data_; }
+  std::uint64_t size() const noexcept { return size_; }
+  std::span<std::uint8_t> bytes() const noexcept { return {data_, size_}; }
+  // The memory as an array of T (size() / sizeof(T) of them).
+  template <class T>
+  std::span<T> as() const noexcept {
+    return {reinterpret_cast<T*>(data_), size_ / sizeof(T)};
+  }
+
+ private:
+  std::uint8_t* data_ = nullptr;
+  std::uint64_t size_ = 0;
+};
+
+// A copy of `from` in PageMemory, made on every core (oneTBB); `what` names it in a refusal.
+PageMemory copy_to_pages(std::span<const std::uint8_t> from, std::string_view what);
+
+}  // namespace tilespace
