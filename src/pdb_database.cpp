@@ -118,7 +118,7 @@ std::vector<std::shared_ptr<const PatternDatabase>> PdbStore::get(const State& g
   return dbs;
 }
 
-Partition choose_partition(const PdbStore& store, const State& goal) {
+std::vector<Partition> stock_by_strength(const State& goal) {
   const Board& b = goal.board;
   std::vector<Partition> stock;
   for (const auto& name : stock_partitions(b)) stock.push_back(parse_partition(name, goal));
@@ -130,6 +130,11 @@ Partition choose_partition(const PdbStore& store, const State& goal) {
   };
   std::stable_sort(stock.begin(), stock.end(),
                    [&](const Partition& x, const Partition& y) { return placements(x) > placements(y); });
+  return stock;
+}
+
+Partition choose_partition(const PdbStore& store, const State& goal) {
+  const std::vector<Partition> stock = stock_by_strength(goal);
   for (const auto& p : stock)
     if (std::all_of(p.patterns.begin(), p.patterns.end(), [&](const Pattern& pat) { return store.has(goal, pat); }))
       return p;

@@ -157,6 +157,11 @@ TEST_CASE("partitions parse: stock names, tiles, and clear errors", "[pdb]") {
   CHECK(q.patterns[0].name() == "15,14,13,12,11,10,9");
   CHECK(parse_partition("1,2,3/4,5", korf).patterns.size() == 2);
   CHECK(parse_partition("6-6-6-6", canonical_goal(Board(5, 5), 0)).patterns.size() == 4);
+  // The strongest first (what build --board 4x4 builds, whatever else is on disk).
+  std::vector<std::string> order;
+  for (const auto& q4 : stock_by_strength(canonical_goal(Board(4, 4), 15))) order.push_back(q4.name);
+  CHECK(order == std::vector<std::string>{"7-8", "6-6-3", "5-5-5"});
+  CHECK_THROWS_WITH(stock_by_strength(canonical_goal(Board(2, 5), 9)), Catch::Contains("no stock partition"));
   CHECK_THROWS_WITH(parse_partition("7-7", korf), Catch::Contains("unknown partition '7-7'"));
   CHECK_THROWS_WITH(parse_partition("4-4", korf), Catch::Contains("for the 3x3 board"));
   CHECK_THROWS_WITH(parse_partition("1,2/2,3", korf), Catch::Contains("tile 2 appears twice"));

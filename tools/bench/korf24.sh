@@ -335,7 +335,7 @@ if [[ $bin != */* ]]; then
 fi
 [[ -f $bin && -x $bin ]] ||
   die 2 "no tilespace binary at $bin (build it with tools/dev.sh, or pass --bin PATH)"
-[[ -d $db ]] || die 3 "no database folder $db (build the databases first, e.g. $bin build --board 5x5 --goal '$(seq -s ' ' 0 24)' --pdb 6-6-6-6 --db $db)"
+[[ -d $db ]] || die 3 "no database folder $db (build the databases first, e.g. $bin build --board 5x5 --goal '$(seq -s ' ' 0 24)' --db $db)"
 if [[ -n $out ]]; then
   [[ -d $(dirname -- "$out") ]] || die 2 "--out $out: no folder $(dirname -- "$out")"
 fi

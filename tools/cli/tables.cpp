@@ -104,11 +104,11 @@ bool has_stock_partition(const State& goal) {
 }
 
 // build --board 4x4 | 5x5 without --pdb: everything the default solve of the board uses (no
-// distance table fits): the strongest stock partition's databases and the move automaton.
+// distance table fits): the strongest stock partition's databases (which the default solve then
+// prefers to any other on disk) and the move automaton.
 int build_search(const Common& c, const BuildFlags& f, const State& goal) {
-  const pdb::PdbStore unlimited = make_pdb_store(c, std::numeric_limits<double>::infinity());
   BuildFlags g = f;
-  g.pdb = pdb::choose_partition(unlimited, goal).name;
+  g.pdb = pdb::stock_by_strength(goal).front().name;
   const int rc = build_pdb(c, g, goal);
   if (rc != kExitOk) return rc;
   const int depth = search::MoveAutomaton::kDefaultDepth;

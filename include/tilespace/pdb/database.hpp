@@ -103,8 +103,11 @@ class PdbStore {
   std::map<std::string, std::shared_ptr<const PatternDatabase>> cache_;
 };
 
-// The partition `solve --heuristic pdb` uses for `goal` (3x3: 4-4; 4x4: 7-8, 6-6-3, 5-5-5 from
-// the strongest; 5x5: 6-6-6-6; stronger = more placements in all): the strongest stock partition
+// The board's stock partitions for `goal`, the strongest first (stronger = more placements in all;
+// 3x3: 4-4; 4x4: 7-8, 6-6-3, 5-5-5; 5x5: 6-6-6-6). Throws as choose_partition.
+std::vector<Partition> stock_by_strength(const State& goal);
+
+// The partition `solve --heuristic pdb` uses for `goal`: the strongest stock partition
 // whose files are all in the store; else the strongest whose missing databases build within the
 // store's max_auto_build_seconds (built on first use, with a notice); else the strongest, so that
 // get() names the command that builds it. Throws InputError when the board has no stock partition
