@@ -105,8 +105,7 @@ std::shared_ptr<const PatternDatabase> PdbStore::get(const State& goal, const Pa
     check_build_time(goal, Partition{pattern.name(), {pattern}});
     return build(goal, pattern);
   }
-  auto db = std::make_shared<const PatternDatabase>(
-      PatternDatabase::load(path, goal, pattern, PatternDatabase::residence_for(goal.board)));
+  auto db = std::make_shared<const PatternDatabase>(PatternDatabase::load(path, goal, pattern));
   cache_[path.string()] = db;
   return db;
 }
@@ -155,8 +154,7 @@ std::shared_ptr<const PatternDatabase> PdbStore::build(const State& goal, const 
   }
   PatternDatabase::build(goal, pattern, options_.build).save(path);
   // The built copy is gone; load the file as any other (the page cache holds its bytes).
-  auto mapped = std::make_shared<const PatternDatabase>(
-      PatternDatabase::load(path, goal, pattern, PatternDatabase::residence_for(goal.board)));
+  auto mapped = std::make_shared<const PatternDatabase>(PatternDatabase::load(path, goal, pattern));
   if (options_.note) {
     char buf[256];
     std::snprintf(buf, sizeof buf, "built %s (largest value %d)", path.string().c_str(),

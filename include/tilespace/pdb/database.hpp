@@ -34,10 +34,14 @@ class PatternDatabase {
   static Residence residence_for(const Board& board) noexcept {
     return board.cells() > kMaxCells ? Residence::pages : Residence::mapped;
   }
-  // Maps and validates `path`, and checks that it holds `pattern` for `goal`.
+  // Maps and validates `path`, and checks that it holds `pattern` for `goal`; its values stay
+  // where `residence_for(goal.board)` says, or `where`.
   // Throws DataError naming the file on any corrupt, truncated or foreign file.
+  static PatternDatabase load(const std::filesystem::path& path, const State& goal, const Pattern& pattern) {
+    return load(path, goal, pattern, residence_for(goal.board));
+  }
   static PatternDatabase load(const std::filesystem::path& path, const State& goal, const Pattern& pattern,
-                              Residence where = Residence::mapped);
+                              Residence where);
   // Writes the database atomically (temporary file, fsync, rename). Throws DataError on failure.
   void save(const std::filesystem::path& path) const;
 
