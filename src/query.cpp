@@ -97,7 +97,9 @@ BatchStats run_batch(TableStore& store, std::string_view input, std::string& out
   std::array<const DistanceTable*, kMaxCells> tables{};
   auto table_for = [&](int blank) -> const DistanceTable& {
     if (!tables[blank]) {
-      if (options.store_mutex) {
+      if (options.table_source) {
+        tables[blank] = &options.table_source(board, blank);
+      } else if (options.store_mutex) {
         const std::lock_guard lock(*options.store_mutex);
         tables[blank] = &store.table(board, blank);
       } else {

@@ -192,6 +192,8 @@ std::string Labels::format(const State& s) const {
 }
 
 bool has_labels(std::string_view text) {
+  // No tiles at all (an absent goal): no names, and no exception thrown for it on every query.
+  if (text.find_first_not_of(" \t,;\r/\n") == std::string_view::npos) return false;
   try {
     const Tokens t = tokenize(text);
     for (const auto tok : t.all)  // a number too long to be a tile is a bad number, not a name

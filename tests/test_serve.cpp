@@ -1,7 +1,9 @@
 // `tilespace serve` over real HTTP on a free loopback port: answers checked against an independent
 // BFS, the published 8-puzzle distribution and the search lab; bad requests get 400 (or 404, 405,
-// 413, 414) with a JSON error naming the parameter; garbage on the socket cannot stop the server;
-// SIGTERM ends it cleanly. Also `solve --trace FILE`, the offline form of the same trace.
+// 413, 414, 415, 431) with a JSON error naming the parameter; garbage on the socket cannot stop the
+// server; idle, byte-at-a-time and hostile clients cannot stall the others; POST /api/query
+// answers a batch exactly as `query --batch`; SIGTERM ends it cleanly. Also `solve --trace FILE`,
+// the offline form of the same trace.
 #include <catch2/catch.hpp>
 
 #include <arpa/inet.h>
@@ -216,7 +218,7 @@ TEST_CASE("serve: solve returns optimal paths and the search tree, within the re
 
 TEST_CASE("serve: bad requests get a JSON error naming the parameter, and the server lives on", "[serve]") {
   testing::TempDir dir;
-  Server srv(dir.path, {"--max-nodes", "100000", "--trace-limit", "1000"});
+  Server srv(dir.path, {"--max-nodes", "100000", "--trace-limit", "1000", "--max-request", "64K"});
   httplib::Client cli("127.0.0.1", srv.port());
   cli.set_url_encode(false);  // the URLs here are already encoded ("+" for spaces)
   const std::string ok = "start=2+4+3+7+1+6+0+5+8";
@@ -274,14 +276,37 @@ TEST_CASE("serve: bad requests get a JSON error naming the parameter, and the se
   // Unknown endpoints, other methods, oversized requests.
   REQUIRE(get(cli, "/api/nothing").status == 404);
   REQUIRE(get(cli, "/no/such/file.js").status == 404);
-  auto post = cli.Post("/api/query", "start=1", "application/x-www-form-urlencoded");
+  auto post = cli.Post("/api/solve", "start=1", "application/x-www-form-urlencoded");
   REQUIRE(post);
   REQUIRE(post->status == 405);
-  auto huge = cli.Post("/api/query", std::string(100000, 'x'), "text/plain");
+  REQUIRE(post->get_header_value("Allow") == "GET, HEAD");
+  auto put = cli.Put("/api/query", "1 2 3", "text/plain");
+  REQUIRE(put);
+  REQUIRE(put->status == 405);
+  REQUIRE(put->get_header_value("Allow") == "GET, HEAD, POST");
+  auto form = cli.Post("/api/query", "start=1", "application/x-www-form-urlencoded");  // a batch is text/plain
+  REQUIRE(form);
+  REQUIRE(form->status == 415);
+  auto huge = cli.Post("/api/query", std::string(100000, 'x'), "text/plain");  // over --max-request 64K
   REQUIRE(huge);
   REQUIRE(huge->status == 413);
+  REQUIRE(json::parse(huge->body)["error"].get<std::string>().find("65536") != std::string::npos);
   const Reply longuri = get(cli, "/api/query?start=" + std::string(9000, '1'));
   REQUIRE(longuri.status == 414);
+  const Reply bigheader = [&] {
+    httplib::Client c2("127.0.0.1", srv.port());
+    c2.set_url_encode(false);
+    auto res = c2.Get(("/api/query?" + ok).c_str(), httplib::Headers{{"X-Padding", std::string(20000, 'p')}});
+    REQUIRE(res);
+    return Reply{res->status, json::parse(res->body)};
+  }();
+  REQUIRE(bigheader.status == 431);
+  // A body announced far over the limit is refused from its header, before a byte of it is read.
+  const std::string claimed = raw(srv.port(), "POST /api/query HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+                                              "Content-Length: 10000000000\r\n\r\n123456780\n");
+  REQUIRE(claimed.rfind("HTTP/1.1 413 ", 0) == 0);
+  // A GET carries no body worth reading: more than 16 KiB of one is refused.
+  REQUIRE(raw(srv.port(), "GET /api/info HTTP/1.1\r\nHost: x\r\nContent-Length: 20000\r\n\r\n").rfind("HTTP/1.1 413 ", 0) == 0);
 
   // Garbage and half requests on raw sockets: an HTTP error or a close, never a dead server.
   const std::string garbage = raw(srv.port(), "GARBAGE\r\n\r\n");  // a 400, or a close
@@ -472,4 +497,208 @@ TEST_CASE("serve: a two-bit table answers every endpoint exactly as a byte table
     }
     REQUIRE(rnd.body["length"] == get(c8, "/api/query?board=" + board + "&start=" + words(r)).body["length"]);
   }
+}
+
+TEST_CASE("serve: POST /api/query answers a batch line by line, exactly as query --batch", "[serve]") {
+  testing::TempDir dir;
+  // Every goal's 3x3 table, so that lines with goals of their own are answered too.
+  REQUIRE(testing::run_cli("build --board 3x3 --all-goals --db " + dir.path.string(), dir.path).rc == 0);
+  Server srv(dir.path, {"--max-request", "1M"});
+  std::mt19937_64 rng(31);
+  const Board b(3, 3);
+  std::string body = "\xEF\xBB\xBF# a batch: the byte-order mark, comments, CRLF and blank lines as in files\r\n\n";
+  for (int i = 0; i < 3000; ++i) {
+    const State s = testing::random_state(b, rng);
+    switch (i % 7) {
+      case 0: body += s.to_string() + " " + testing::random_state(b, rng).to_string() + "\n"; break;  // own goal
+      case 1: body += "1 2 3 4 5 6 7 8\n"; break;                                                    // bad line
+      case 2: body += "1 2 3 / 4 5 6 / 7 8 0\r\n"; break;                                            // rows
+      default: {
+        std::string compact;
+        for (int c = 0; c < 9; ++c) compact += static_cast<char>('0' + s.tiles[c]);
+        body += compact + "\n";
+      }
+    }
+  }
+  body += "8 6 7 2 5 4 3 0 1";  // the last line without its end
+  const std::filesystem::path file = dir.path / "pairs.txt";
+  std::ofstream(file, std::ios::binary) << body;
+
+  httplib::Client cli("127.0.0.1", srv.port());
+  cli.set_url_encode(false);  // the URLs here are already encoded ("+" for spaces)
+  for (const bool as_json : {false, true}) {
+    CAPTURE(as_json);
+    const auto want = testing::run_cli(std::string("query --batch pairs.txt") + (as_json ? " --json" : "") + " --db " +
+                                           dir.path.string(),
+                                       dir.path);
+    REQUIRE(want.rc == 2);  // bad lines: the documented exit 2 after answering every line
+    auto res = cli.Post(as_json ? "/api/query?json=1" : "/api/query", body, "text/plain; charset=utf-8");
+    REQUIRE(res);
+    REQUIRE(res->status == 200);
+    REQUIRE(res->body == want.out);  // byte for byte, in order
+    REQUIRE(std::count(res->body.begin(), res->body.end(), '\n') == 3001);
+    REQUIRE(res->get_header_value("X-Tilespace-Errors") == std::to_string(3000 / 7 + 1));
+  }
+  // Answers agree with an independent BFS (the default goal).
+  const auto dist = testing::naive_bfs(parse_state("1 2 3 4 5 6 7 8 0", std::nullopt));
+  std::string lines, expect;
+  for (int i = 0; i < 500; ++i) {
+    const State s = testing::random_state(b, rng);
+    lines += s.to_string() + "\n";
+    const auto it = dist.find(s.packed());
+    expect += (it == dist.end() ? std::string("unreachable") : std::to_string(it->second)) + "\n";
+  }
+  auto res = cli.Post("/api/query", lines, "text/plain");
+  REQUIRE(res);
+  REQUIRE(res->body == expect);
+  // A board and goal from the parameters; a chunked body; an empty body.
+  res = cli.Post("/api/query?board=2x2&goal=1+2+3+0", "1 2 0 3\n3 2 1 0\n", "text/plain");
+  REQUIRE(res);
+  REQUIRE(res->status == 200);
+  REQUIRE(res->body == "1\nunreachable\n");
+  const std::string chunked = raw(srv.port(),
+                                  "POST /api/query HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+                                  "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+                                  "a\r\n123456708\n\r\n6\r\n123456\r\n4\r\n078\n\r\n0\r\n\r\n");
+  REQUIRE(chunked.rfind("HTTP/1.1 200 ", 0) == 0);
+  REQUIRE(chunked.substr(chunked.find("\r\n\r\n") + 4) == "1\n2\n");
+  res = cli.Post("/api/query", "", "text/plain");
+  REQUIRE(res);
+  REQUIRE(res->status == 200);
+  REQUIRE(res->body.empty());
+  // Refusals: a board without a table (404), a bad goal (400), a body over the limit (413).
+  res = cli.Post("/api/query?board=3x4", "1 2 3 4 5 6 7 8 9 10 0 11\n", "text/plain");
+  REQUIRE(res);
+  REQUIRE(res->status == 404);
+  res = cli.Post("/api/query?goal=1+2+3", "123456780\n", "text/plain");
+  REQUIRE(res);
+  REQUIRE(res->status == 400);
+  REQUIRE(json::parse(res->body)["param"] == "goal");
+  res = cli.Post("/api/query", std::string(1024 * 1024 + 1, '\n'), "text/plain");
+  REQUIRE(res);
+  REQUIRE(res->status == 413);
+  REQUIRE(get(cli, "/api/query?start=2+4+3+7+1+6+0+5+8").body["length"] == 8);
+  REQUIRE(srv.stop() == 0);
+}
+
+namespace {
+
+// A connected loopback socket (not yet sending anything), or -1.
+int open_socket(int port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return -1;
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(static_cast<std::uint16_t>(port));
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+}  // namespace
+
+TEST_CASE("serve: idle, byte-at-a-time and hostile clients cannot stall the others", "[serve]") {
+  testing::TempDir dir;
+  // One I/O thread and one worker: a thread-per-connection server would be stalled by one client.
+  Server srv(dir.path, {"--io-threads", "1", "--workers", "1"});
+  constexpr int kIdle = 300, kSlow = 40;
+  std::vector<int> idle, slow;
+  for (int i = 0; i < kIdle; ++i) {
+    const int fd = open_socket(srv.port());
+    REQUIRE(fd >= 0);
+    idle.push_back(fd);
+  }
+  // Byte-at-a-time clients: each sends a whole query, one byte every 40 ms (about 3 s in all).
+  const std::string request = "GET /api/query?start=2+4+3+7+1+6+0+5+8 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+  for (int i = 0; i < kSlow; ++i) {
+    const int fd = open_socket(srv.port());
+    REQUIRE(fd >= 0);
+    slow.push_back(fd);
+  }
+  std::atomic<bool> stop{false};
+  std::thread dribbler([&] {
+    for (std::size_t k = 0; k < request.size() && !stop; ++k) {
+      for (const int fd : slow) (void)!::send(fd, &request[k], 1, MSG_NOSIGNAL);
+      std::this_thread::sleep_for(std::chrono::milliseconds(40));
+    }
+  });
+  // Hostile clients at the same time: oversized headers, garbage, half requests cut off.
+  std::thread hostile([&] {
+    std::mt19937_64 rng(9);
+    for (int i = 0; i < 200 && !stop; ++i) {
+      const int fd = open_socket(srv.port());
+      if (fd < 0) continue;
+      std::string junk;
+      switch (i % 4) {
+        case 0: junk = "GET /api/query HTTP/1.1\r\nX: " + std::string(30000, 'a') + "\r\n\r\n"; break;
+        case 1: junk = "GET /api/query?start=1+2+3 HTTP/1.1\r\nHost: x\r\nContent-Len"; break;
+        case 2: junk = "POST /api/query HTTP/1.1\r\nContent-Length: 5000\r\n\r\n1234"; break;
+        default: junk.assign(static_cast<std::size_t>(rng() % 2000), '\0'); for (auto& ch : junk) ch = static_cast<char>(rng());
+      }
+      (void)!::send(fd, junk.data(), junk.size(), MSG_NOSIGNAL);
+      ::close(fd);  // abruptly, without reading
+    }
+  });
+  // A search holds the only worker meanwhile; queries are not queued behind it.
+  std::thread search([&] {
+    httplib::Client c("127.0.0.1", srv.port());
+    c.set_read_timeout(30, 0);
+    c.Get("/api/solve?start=8+6+7+2+5+4+3+0+1&algorithm=iddfs&depth_limit=40&max_seconds=3");
+  });
+  httplib::Client cli("127.0.0.1", srv.port());
+  cli.set_url_encode(false);
+  double worst = 0;
+  for (int i = 0; i < 40; ++i) {
+    httplib::Client fresh("127.0.0.1", srv.port());  // a new connection each time, and one kept alive
+    fresh.set_url_encode(false);
+    for (httplib::Client* c : {&fresh, &cli}) {
+      const auto t0 = std::chrono::steady_clock::now();
+      auto res = c->Get("/api/query?start=2+4+3+7+1+6+0+5+8");
+      worst = std::max(worst, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+      REQUIRE(res);
+      REQUIRE(res->status == 200);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  INFO("slowest answer while the server was held: " << worst << " s");
+  REQUIRE(worst < 1.0);
+  hostile.join();
+  dribbler.join();
+  search.join();
+  // The byte-at-a-time clients got their answers too.
+  int answered = 0;
+  for (const int fd : slow) {
+    timeval tv{5, 0};
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    std::string got;
+    char buf[4096];
+    for (ssize_t n; (n = ::recv(fd, buf, sizeof buf, 0)) > 0;) got.append(buf, static_cast<std::size_t>(n));
+    answered += got.rfind("HTTP/1.1 200 ", 0) == 0 && got.find("\"length\":8") != std::string::npos;
+    ::close(fd);
+  }
+  REQUIRE(answered == kSlow);
+  for (const int fd : idle) ::close(fd);
+  REQUIRE(srv.alive());
+  REQUIRE(get(cli, "/api/query?start=2+4+3+7+1+6+0+5+8").body["length"] == 8);
+  REQUIRE(srv.stop() == 0);
+}
+
+TEST_CASE("serve: connections beyond --max-connections are closed, and the server goes on", "[serve]") {
+  testing::TempDir dir;
+  Server srv(dir.path, {"--max-connections", "20"});
+  std::vector<int> held;
+  for (int i = 0; i < 20; ++i) held.push_back(open_socket(srv.port()));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  // The 21st is accepted and closed at once: no answer, and no stall.
+  const std::string refused = raw(srv.port(), "GET /api/info HTTP/1.1\r\nHost: x\r\n\r\n");
+  REQUIRE(refused.empty());
+  for (const int fd : held) ::close(fd);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  httplib::Client cli("127.0.0.1", srv.port());
+  REQUIRE(get(cli, "/api/info").status == 200);
+  REQUIRE(testing::run_cli("serve --max-connections 0 --db " + dir.path.string(), dir.path).rc == 2);
+  REQUIRE(srv.stop() == 0);
 }

@@ -24,7 +24,7 @@ cd -P -- "$(dirname -- "${BASH_SOURCE[0]}")/.."
 
 # Debian packages the build needs; the tests also drive the viewer in Debian's headless Chromium.
 packages=(g++ cmake make pkg-config libtbb-dev libxxhash-dev catch2 libcli11-dev nlohmann-json3-dev
-          libcpp-httplib-dev libopenmpi-dev openmpi-bin)
+          libcpp-httplib-dev libboost-dev zlib1g-dev libopenmpi-dev openmpi-bin)
 [[ $task == test ]] && packages+=(chromium)
 # Node.js and npm install the viewer's npm packages (d3, playwright-core); any Node.js >= 18 will do.
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)

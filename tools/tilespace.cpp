@@ -125,13 +125,18 @@ int main(int argc, char** argv) {
   serve->add_option("--host", vf.host, "Address to listen on")->capture_default_str();
   serve->add_option("--port", vf.port, "Port (0: any free port; the first stdout line tells)")->capture_default_str();
   serve->add_option("--static", vf.static_dir, "Serve the viewer from this folder instead of the built-in copy");
-  serve->add_option("--workers", vf.workers, "Connections served at once")->capture_default_str();
+  serve->add_option("--workers", vf.workers, "Threads that answer searches, statistics and batches")->capture_default_str();
+  serve->add_option("--io-threads", vf.io_threads, "Threads that hold the connections (0: one per two cores)")
+      ->capture_default_str();
+  serve->add_option("--max-connections", vf.max_connections, "Open connections at once (more are closed)")
+      ->capture_default_str();
   serve->add_option("--max-solves", vf.max_solves, "Searches at once (0: one per core)")->capture_default_str();
   serve->add_option("--max-nodes", vf.max_nodes, "Expansions per search request")->capture_default_str();
   serve->add_option("--max-seconds", vf.max_seconds, "Seconds per search request")->capture_default_str();
   serve->add_option("--max-memory", vf.max_memory, "Search memory per request, e.g. 512M")->capture_default_str();
   serve->add_option("--trace-limit", vf.trace_limit, "Trace nodes per request")->capture_default_str();
-  serve->add_option("--max-request", vf.max_request, "Largest request body in bytes")->capture_default_str();
+  serve->add_option("--max-request", vf.max_request, "Largest batch body (POST /api/query), e.g. 64M; larger get 413")
+      ->capture_default_str();
 
   LabFlags lf;
   auto* verify = app.add_subcommand("verify", "Check solvers against the exhaustive table on every (or a sample of) state");

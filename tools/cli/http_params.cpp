@@ -1,7 +1,96 @@
-// Requests of the HTTP service: the API's words for input errors, and problems from parameters.
+// Requests of the HTTP service: targets and parameters, the API's words for input errors, and
+// problems from parameters.
 #include "cli/http_params.hpp"
 
+#include <cctype>
+#include <strings.h>
+
 namespace tilespace::cli {
+
+std::optional<std::string_view> HttpRequest::header(std::string_view name) const {
+  for (const auto& [k, v] : headers)
+    if (k.size() == name.size() && ::strncasecmp(k.data(), name.data(), k.size()) == 0) return v;
+  return std::nullopt;
+}
+
+namespace {
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+}  // namespace
+
+std::string url_decode(std::string_view text, bool plus_is_blank) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '%' && i + 2 < text.size()) {
+      const int hi = hex_value(text[i + 1]), lo = hex_value(text[i + 2]);
+      if (hi >= 0 && lo >= 0) {
+        out += static_cast<char>(hi * 16 + lo);
+        i += 2;
+        continue;
+      }
+    }
+    out += plus_is_blank && c == '+' ? ' ' : c;
+  }
+  return out;
+}
+
+bool parse_target(std::string_view target, std::string& path, HttpFields& params) {
+  path.clear();
+  params.clear();
+  if (target.empty() || target.front() != '/') return false;
+  const std::size_t q = target.find('?');
+  path = url_decode(target.substr(0, q), false);
+  if (q == std::string_view::npos) return true;
+  std::string_view query = target.substr(q + 1);
+  while (!query.empty()) {
+    const std::size_t amp = query.find('&');
+    const std::string_view item = query.substr(0, amp);
+    query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+    if (item.empty()) continue;
+    const std::size_t eq = item.find('=');
+    params.emplace_back(url_decode(item.substr(0, eq), true),
+                        eq == std::string_view::npos ? std::string() : url_decode(item.substr(eq + 1), true));
+  }
+  return true;
+}
+
+Params::Params(const HttpRequest& req, std::initializer_list<std::string_view> allowed) : req_(req) {
+  for (std::size_t i = 0; i < req.params.size(); ++i) {
+    const std::string& k = req.params[i].first;
+    if (std::find(allowed.begin(), allowed.end(), k) == allowed.end()) {
+      std::string names;
+      for (auto a : allowed) {
+        if (!names.empty()) names += ", ";
+        names += a;
+      }
+      throw bad(k, "unknown parameter '" + k + "' (this endpoint takes " + (names.empty() ? "none" : names) + ")");
+    }
+    for (std::size_t j = 0; j < i; ++j)
+      if (req.params[j].first == k) throw bad(k, "parameter '" + k + "' given more than once");
+  }
+}
+
+std::optional<std::string> Params::get(std::string_view name) const {
+  for (const auto& [k, v] : req_.params)
+    if (k == name) return v;
+  return std::nullopt;
+}
+
+bool Params::flag(std::string_view name) const {
+  const auto v = get(name);
+  if (!v || *v == "0" || *v == "false") return false;
+  if (v->empty() || *v == "1" || *v == "true") return true;
+  const std::string n(name);
+  throw bad(n, n + " must be 0 or 1, not '" + *v + "'");
+}
 
 // An option's name in the API's words: "max-nodes" -> "max_nodes".
 std::string api_name(std::string name) {

@@ -1,9 +1,9 @@
-// The HTTP service's requests (serve.cpp): the query parameters an endpoint accepts, and input
-// errors in the API's words — the status, the message, and the parameter at fault (`param`),
-// from the library's InputError subjects (errors.hpp) without rewriting its messages.
+// The HTTP service's requests (serve.cpp, routes.cpp): a request and a response as the service
+// sees them (independent of the transport, http_server.hpp), the request target's path and query
+// parameters, the parameters an endpoint accepts, and input errors in the API's words — the
+// status, the message, and the parameter at fault (`param`), from the library's InputError
+// subjects (errors.hpp) without rewriting its messages.
 #pragma once
-
-#include <httplib.h>
 
 #include <algorithm>
 #include <initializer_list>
@@ -11,11 +11,40 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "tilespace/errors.hpp"
 #include "tilespace/problem.hpp"
 
 namespace tilespace::cli {
+
+using HttpFields = std::vector<std::pair<std::string, std::string>>;
+
+// One request, whole: read by the server (http_server.hpp), answered by the routes.
+struct HttpRequest {
+  std::string method;  // as sent: "GET", "HEAD", "POST", ...
+  std::string target;  // as sent: "/api/query?start=1+2+3"
+  std::string path;    // the target's path, percent-decoded: "/api/query"
+  HttpFields params;   // the target's query parameters, decoded ('+' is a blank), in order
+  HttpFields headers;  // as sent
+  std::string body;
+  // The first header of that name (names compare without case), or nullopt.
+  std::optional<std::string_view> header(std::string_view name) const;
+};
+
+struct HttpResponse {
+  int status = 200;
+  std::string content_type = "application/json";
+  std::string body;
+  HttpFields headers;  // besides Content-Type and Content-Length (Cache-Control, Allow, ...)
+};
+
+// Splits an origin-form request target ("/path?query") into its decoded path and parameters;
+// false if it is not one (no leading '/'). Malformed escapes ("%ZZ") are kept as they are.
+bool parse_target(std::string_view target, std::string& path, HttpFields& params);
+// Percent-decoding; `plus_is_blank` for query strings (application/x-www-form-urlencoded).
+std::string url_decode(std::string_view text, bool plus_is_blank);
 
 // A request the service refuses: HTTP status, message, and the parameter at fault (may be empty).
 struct HttpError : std::runtime_error {
@@ -28,33 +57,12 @@ inline HttpError bad(const std::string& param, const std::string& msg) { return 
 // The query parameters of one request, checked against the names an endpoint accepts.
 class Params {
  public:
-  Params(const httplib::Request& req, std::initializer_list<std::string_view> allowed) : req_(req) {
-    for (const auto& [k, v] : req.params) {
-      if (std::find(allowed.begin(), allowed.end(), k) == allowed.end()) {
-        std::string names;
-        for (auto a : allowed) {
-          if (!names.empty()) names += ", ";
-          names += a;
-        }
-        throw bad(k, "unknown parameter '" + k + "' (this endpoint takes " + names + ")");
-      }
-      if (req.params.count(k) > 1) throw bad(k, "parameter '" + k + "' given more than once");
-    }
-  }
-  std::optional<std::string> get(const std::string& name) const {
-    const auto it = req_.params.find(name);
-    if (it == req_.params.end()) return std::nullopt;
-    return it->second;
-  }
-  bool flag(const std::string& name) const {
-    const auto v = get(name);
-    if (!v || *v == "0" || *v == "false") return false;
-    if (v->empty() || *v == "1" || *v == "true") return true;
-    throw bad(name, name + " must be 0 or 1, not '" + *v + "'");
-  }
+  Params(const HttpRequest& req, std::initializer_list<std::string_view> allowed);
+  std::optional<std::string> get(std::string_view name) const;
+  bool flag(std::string_view name) const;
 
  private:
-  const httplib::Request& req_;
+  const HttpRequest& req_;
 };
 
 // An option's name in the API's words: "max-nodes" -> "max_nodes".

@@ -4,11 +4,13 @@
 #include <filesystem>
 #include <optional>
 #include <random>
+#include <sstream>
 
 #include "cli/http_params.hpp"
 #include "cli/report.hpp"
 #include "tilespace/errors.hpp"
 #include "tilespace/problem.hpp"
+#include "tilespace/query.hpp"
 #include "tilespace/random_states.hpp"
 #include "tilespace/search/heuristics.hpp"
 #include "tilespace/search/solve.hpp"
@@ -83,7 +85,7 @@ json Service::info() const {
             {"max_memory", max_bytes_}, {"max_solves", max_solves_}}}};
 }
 
-json Service::query(const httplib::Request& req) {
+json Service::query(const HttpRequest& req) {
   const Params p(req, {"start", "goal", "board"});
   const Problem pr = parse_pair(p, true);
   const State& s = *pr.start;
@@ -99,7 +101,39 @@ json Service::query(const httplib::Request& req) {
   return j;
 }
 
-json Service::solve(const httplib::Request& req) {
+std::string Service::batch(const HttpRequest& req, HttpFields& headers) {
+  const Params p(req, {"goal", "board", "json"});
+  if (const auto type = req.header("Content-Type"); type && type->rfind("text/plain", 0) != 0)
+    throw HttpError(415, "", "POST /api/query takes text/plain: one START [GOAL] per line, not " + std::string(*type));
+  const Problem pr = parse_pair(p, false);
+  need_table(pr.goal);  // 404 now, naming the board, rather than on the first line
+  BatchOptions o;
+  o.goal = pr.goal;
+  o.json = p.flag("json");
+  o.name = "body";
+  // Lines with goals of their own need the tables of their blanks: the same policy as one query.
+  o.table_source = [this](const Board& b, int blank) -> const DistanceTable& {
+    if (const DistanceTable* t = table(b, blank)) return *t;
+    throw HttpError(404, "goal",
+                    "no distance table for " + b.name() + " with the blank on cell " + std::to_string(blank) +
+                        "; build them all with: tilespace build --board " + b.name() + " --all-goals");
+  };
+  std::string out;
+  out.reserve(req.body.size() / 4);
+  std::ostringstream err;  // the lines' messages: in the JSON answers (json=1), not repeated here
+  BatchStats st;
+  try {
+    st = run_batch(store_, req.body, out, err, o);
+  } catch (const InputError& e) {
+    throw http_error(e);
+  }
+  headers.emplace_back("X-Tilespace-Answered", std::to_string(st.answered));
+  headers.emplace_back("X-Tilespace-Unreachable", std::to_string(st.unreachable));
+  headers.emplace_back("X-Tilespace-Errors", std::to_string(st.errors));
+  return out;
+}
+
+json Service::solve(const HttpRequest& req) {
   const Params p(req, {"start", "goal", "board", "algorithm", "heuristic", "pattern", "trace", "weight",
                        "depth_limit", "max_nodes", "max_seconds", "max_memory", "trace_limit", "automaton"});
   const Problem pr = parse_pair(p, true);
@@ -176,7 +210,7 @@ json Service::solve(const httplib::Request& req) {
   return j;
 }
 
-json Service::stats(const httplib::Request& req) {
+json Service::stats(const HttpRequest& req) {
   const Params p(req, {"goal", "board"});
   const Problem pr = parse_pair(p, false);
   const std::string key = pr.goal.board.name() + "|" + pr.goal.to_string();
@@ -192,7 +226,7 @@ json Service::stats(const httplib::Request& req) {
   return j;
 }
 
-json Service::random(const httplib::Request& req) {
+json Service::random(const HttpRequest& req) {
   const Params p(req, {"goal", "board", "depth", "seed"});
   const Problem pr = parse_pair(p, false);
   // The same generator as `tilespace random` (random_states.hpp).

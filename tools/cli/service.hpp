@@ -1,10 +1,9 @@
 // The HTTP service's work (serve.cpp routes to it): the tables shared by every request (loaded,
 // or built when small, under a mutex), searches under the request's plan with at most
 // --max-solves at once, the stats cache, and the answers of /api/info, query, solve, stats and
-// random as JSON. Input errors leave as HttpError (http_params.hpp).
+// random as JSON, and batches of queries as text. Input errors leave as HttpError (http_params.hpp).
 #pragma once
 
-#include <httplib.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -17,6 +16,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
+#include "cli/http_params.hpp"
 #include "tilespace/distance_table.hpp"
 #include "tilespace/search/registry.hpp"
 #include "tilespace/table_store.hpp"
@@ -42,10 +42,13 @@ class Service {
 
   // The endpoints' answers (tools/viewer/API.md).
   nlohmann::json info() const;
-  nlohmann::json query(const httplib::Request& req);
-  nlohmann::json solve(const httplib::Request& req);
-  nlohmann::json stats(const httplib::Request& req);
-  nlohmann::json random(const httplib::Request& req);
+  nlohmann::json query(const HttpRequest& req);
+  nlohmann::json solve(const HttpRequest& req);
+  nlohmann::json stats(const HttpRequest& req);
+  nlohmann::json random(const HttpRequest& req);
+  // POST /api/query: the body's "START [GOAL]" lines answered one per line, exactly as
+  // `query --batch` (query.hpp run_batch); the counts go into `headers`.
+  std::string batch(const HttpRequest& req, HttpFields& headers);
 
  private:
   ServeFlags flags_;
