@@ -22,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "child.hpp"
 #include "support.hpp"
 #include "tilespace/bfs.hpp"
 #include "tilespace/checkpoint.hpp"
@@ -35,6 +36,7 @@ using namespace tilespace;
 using Catch::Matchers::Contains;
 using testing::run_cli;
 using testing::TempDir;
+using testing::Child;
 
 using testing::get_at;
 using testing::put_at;
@@ -302,6 +304,73 @@ TEST_CASE("foreign, truncated and corrupt checkpoints are refused with a DataErr
   CHECK_THAT(load_error(dir / "absent.ckpt", ranker, whole(ranker)), Contains("absent.ckpt"));
 }
 
+// Found by fuzzing (tests/fuzz/fuzz_checkpoint): a checkpoint whose checksums match but whose fields
+// do not match its progress used to load, and the search continued from it stopped with an
+// internal error ("layer 4 has 18 states, 16 were found", exit 2), or expanded ranks beyond the
+// table's last state. Now it is a DataError naming the file.
+TEST_CASE("checkpoints whose fields do not match their progress are refused", "[two-bit][checkpoint]") {
+  TempDir dir;
+  const Board b(2, 3);  // 360 ranks in 12 words: the last word has 24 fields beyond the table
+  const Ranker ranker(b, 5);
+  const auto snaps = snapshots(b, 5);
+  const Snapshot& s = snaps.at(5);
+  const std::uint64_t words = two_bit_words(ranker);
+  REQUIRE(words * 32 > ranker.size());
+  auto field = [](const std::vector<std::uint64_t>& f, std::uint64_t r) { return (f[r >> 5] >> (2 * (r & 31))) & 3u; };
+  auto set_field = [](std::vector<std::uint64_t>& f, std::uint64_t r, std::uint64_t v) {
+    f[r >> 5] = (f[r >> 5] & ~(std::uint64_t{3} << (2 * (r & 31)))) | (v << (2 * (r & 31)));
+  };
+  // Saved with the library's writer, so both checksums match the lie.
+  auto error_of = [&](const std::string& name, const std::vector<std::uint64_t>& fields, const CheckpointSlice& slice) {
+    const auto p = dir / name;
+    save_checkpoint(p, ranker, s.progress,
+                    std::span<const std::uint64_t>(fields).subspan(slice.first, slice.end - slice.first), slice);
+    return load_error(p, ranker, slice);
+  };
+  REQUIRE(error_of("good.ckpt", s.fields, whole(ranker)).empty());
+
+  std::uint64_t open_rank = 0, unseen_rank = 0;
+  for (std::uint64_t r = 0; r < ranker.size(); ++r) {
+    if (field(s.fields, r) == 3) open_rank = r;
+    if (field(s.fields, r) == 0) unseen_rank = r;
+  }
+  REQUIRE(field(s.fields, open_rank) == 3);
+  REQUIRE(field(s.fields, unseen_rank) == 0);
+  {  // an open state of the next layer settled: one open field fewer than the states found
+    auto f = s.fields;
+    set_field(f, open_rank, 1);
+    const std::string e = error_of("open-settled.ckpt", f, whole(ranker));
+    CHECK_THAT(e, Contains("open-settled.ckpt") && Contains("inconsistent"));
+    // The resumed search (as it was before) would have stopped midway with an internal error.
+    TwoBitProgress p = s.progress;
+    CHECK_THROWS_AS(bfs_two_bit(ranker, f, {}, &p), std::logic_error);
+  }
+  {  // an unseen state opened: either of the wrong parity, or one open field more than found
+    auto f = s.fields;
+    set_field(f, unseen_rank, 3);
+    CHECK_THAT(error_of("unseen-open.ckpt", f, whole(ranker)), Contains("unseen-open.ckpt") && Contains("inconsistent"));
+  }
+  {  // a settled state forgotten: fewer settled fields than the histogram counts
+    auto f = s.fields;
+    for (std::uint64_t r = 0; r < ranker.size(); ++r)
+      if (field(f, r) == 1 || field(f, r) == 2) {
+        set_field(f, r, 0);
+        break;
+      }
+    CHECK_THAT(error_of("settled-unseen.ckpt", f, whole(ranker)), Contains("settled-unseen.ckpt") && Contains("inconsistent"));
+  }
+  for (const std::uint64_t v : {1u, 2u, 3u}) {  // a field beyond the last rank, in the table and in a slice
+    auto f = s.fields;
+    set_field(f, ranker.size() + 7, v);
+    INFO("value " << v);
+    CHECK_THAT(error_of("beyond.ckpt", f, whole(ranker)), Contains("beyond the table's last state"));
+    CHECK_THAT(error_of("beyond-slice.ckpt", f, CheckpointSlice{words / 2, words, 1, 2}),
+               Contains("beyond the table's last state"));
+  }
+  // A slice's counts are of the whole search: an MPI process's checkpoint is not refused for them.
+  CHECK(error_of("slice.ckpt", s.fields, CheckpointSlice{0, words / 2, 0, 2}).empty());
+}
+
 TEST_CASE("cli: build --resume continues a checkpoint and refuses a foreign one with exit 3", "[two-bit][checkpoint][cli]") {
   TempDir dir;
   const Board b(3, 3);
@@ -366,78 +435,6 @@ TEST_CASE("cli: build --resume continues a checkpoint and refuses a foreign one 
 // 6. Kill and resume.
 
 namespace {
-
-// `tilespace` with `args` as a child process, its stdout and stderr into `log`.
-class Child {
- public:
-  Child(const std::vector<std::string>& args, const std::filesystem::path& log) {
-    std::vector<std::string> all{TILESPACE_CLI};
-    all.insert(all.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (auto& a : all) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    const std::string log_name = log.string();
-    pid_ = ::fork();
-    REQUIRE(pid_ >= 0);
-    if (pid_ == 0) {  // only async-signal-safe calls until exec
-      const int fd = ::open(log_name.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      const int in = ::open("/dev/null", O_RDONLY);
-      if (fd < 0 || in < 0) ::_exit(126);
-      ::dup2(in, STDIN_FILENO);
-      ::dup2(fd, STDOUT_FILENO);
-      ::dup2(fd, STDERR_FILENO);
-      ::execv(argv[0], argv.data());
-      ::_exit(127);
-    }
-    start_ = std::chrono::steady_clock::now();
-    id_ = pid_;
-  }
-  ~Child() {
-    if (pid_ > 0) {
-      ::kill(pid_, SIGKILL);
-      ::waitpid(pid_, nullptr, 0);
-    }
-  }
-  Child(const Child&) = delete;
-  Child& operator=(const Child&) = delete;
-
-  // Waits up to `seconds`, or until `stop()` holds (polled every millisecond); returns true (and
-  // sets the status) if the child ended by then.
-  template <class Stop>
-  bool wait_for(double seconds, Stop stop) {
-    const auto until = start_ + std::chrono::duration<double>(seconds);
-    for (;;) {
-      int st = 0;
-      const pid_t got = ::waitpid(pid_, &st, WNOHANG);
-      if (got == pid_) {
-        pid_ = -1;
-        status_ = st;
-        ended_ = std::chrono::steady_clock::now();
-        return true;
-      }
-      if (std::chrono::steady_clock::now() >= until || stop()) return false;
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
-  }
-  bool wait_for(double seconds) {
-    return wait_for(seconds, [] { return false; });
-  }
-  void kill_now() {
-    ::kill(pid_, SIGKILL);
-    ::waitpid(pid_, &status_, 0);
-    pid_ = -1;
-    ended_ = std::chrono::steady_clock::now();
-  }
-  int exit_code() const { return WIFEXITED(status_) ? WEXITSTATUS(status_) : -1; }
-  pid_t id() const { return id_; }
-  bool killed() const { return WIFSIGNALED(status_) && WTERMSIG(status_) == SIGKILL; }
-  double seconds() const { return std::chrono::duration<double>(ended_ - start_).count(); }
-
- private:
-  pid_t pid_ = -1, id_ = -1;
-  int status_ = 0;
-  std::chrono::steady_clock::time_point start_, ended_;
-};
 
 std::vector<std::string> temporaries(const std::filesystem::path& dir) {
   std::vector<std::string> out;

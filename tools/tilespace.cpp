@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <csignal>
 #include <cstdio>
 #include <new>
 #include <stdexcept>
@@ -20,6 +21,9 @@ using namespace tilespace;
 using namespace tilespace::cli;
 
 int main(int argc, char** argv) {
+  // Past a file-size limit (ulimit -f) a write fails with EFBIG and is reported like any write
+  // error (exit 3, the temporary file removed), instead of SIGXFSZ ending the process mid-file.
+  std::signal(SIGXFSZ, SIG_IGN);
   CLI::App app{"tilespace: exhaustive state spaces and optimal solutions of sliding-tile puzzles"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "tilespace 0.1.0");

@@ -1,0 +1,211 @@
+// Kill tests for every file tilespace writes (byte and two-bit tables, pattern databases, the move
+// automaton, checkpoints, solve --result and --trace): each writer is SIGKILLed many times, at
+// random moments and the moment its temporary file appears, and after every kill nothing sits at a
+// final name unless it is complete and identical to an uninterrupted run's; the next whole run
+// leaves no stray temporary file and ends identical (a resumed build included). And a full file
+// system (RLIMIT_FSIZE below the file's size) gets exit 3 with one line naming the file, and leaves
+// nothing behind. The atomic write itself is database.hpp's write_atomically.
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "child.hpp"
+#include "support.hpp"
+
+namespace fs = std::filesystem;
+using testing::Child;
+using testing::TempDir;
+
+namespace {
+
+struct Writer {
+  std::string what;
+  std::vector<std::string> args;  // "@" stands for the output folder
+  std::uint64_t fsize_limit;      // below the size of the first file it writes
+  std::vector<std::string> before;  // run first, without a limit (what the writer reads)
+};
+
+std::vector<std::string> with_folder(std::vector<std::string> args, const fs::path& folder) {
+  for (auto& a : args) {
+    if (a == "@") a = folder.string();
+    else if (a.rfind("@/", 0) == 0) a = (folder / a.substr(2)).string();
+  }
+  return args;
+}
+
+bool is_temporary(const fs::path& p) { return p.filename().string().find(".tmp.") != std::string::npos; }
+
+// The files of a folder by name (temporaries and checkpoints apart).
+std::map<std::string, std::string> finished_files(const fs::path& dir, std::vector<std::string>* temporaries = nullptr,
+                                                  std::vector<std::string>* checkpoints = nullptr) {
+  std::map<std::string, std::string> files;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (is_temporary(e.path())) {
+      if (temporaries) temporaries->push_back(name);
+    } else if (name.ends_with(".ckpt")) {
+      if (checkpoints) checkpoints->push_back(name);
+    } else if (name != "log") {
+      files[name] = testing::read_file(e.path());
+    }
+  }
+  return files;
+}
+
+// A trace holds the seconds a search took: equal apart from those.
+void drop_seconds(nlohmann::json& j) {
+  if (j.is_object()) {
+    j.erase("seconds");
+    for (auto& [k, v] : j.items()) drop_seconds(v);
+  } else if (j.is_array()) {
+    for (auto& v : j) drop_seconds(v);
+  }
+}
+
+std::string same_file(const std::string& name, const std::string& got, const std::string& want) {
+  if (name.ends_with(".json")) {
+    auto a = nlohmann::json::parse(got, nullptr, false), b = nlohmann::json::parse(want, nullptr, false);
+    if (a.is_discarded()) return name + ": not whole JSON (" + std::to_string(got.size()) + " bytes)";
+    drop_seconds(a);
+    drop_seconds(b);
+    return a == b ? "" : name + ": a different trace";
+  }
+  const std::string d = testing::bytes_differ(got, want);
+  return d.empty() ? "" : name + ": " + d;
+}
+
+const std::vector<Writer>& writers() {
+  static const std::vector<Writer> w{
+      {"byte tables", {"build", "--board", "2x5", "--all-goals", "--bits", "8", "--force", "--db", "@"}, 100'000, {}},
+      {"two-bit tables", {"build", "--board", "2x5", "--all-goals", "--bits", "2", "--force", "--db", "@"}, 100'000, {}},
+      {"pattern databases", {"build", "--board", "4x4", "--pdb", "5-5-5", "--force", "--db", "@"}, 100'000, {}},
+      {"the move automaton", {"build", "--automaton", "--automaton-depth", "12", "--force", "--db", "@"}, 64'000, {}},
+      {"checkpoints",
+       {"build", "--board", "2x5", "--bits", "2", "--checkpoint-every", "0.001", "--resume", "--force", "--db", "@"},
+       100'000,
+       {}},
+      {"solve --result",
+       {"solve", "8,6,7,2,5,4,3,0,1", "--result", "@/result.txt", "--db", "@"},
+       300,
+       {"build", "--board", "3x3", "--db", "@"}},
+      {"solve --trace",
+       {"solve", "8,6,7,2,5,4,3,0,1", "-a", "astar", "--trace", "@/trace.json", "--db", "@"},
+       64'000,
+       {"build", "--board", "3x3", "--db", "@"}},
+  };
+  return w;
+}
+
+}  // namespace
+
+TEST_CASE("kill: every writer killed at random moments leaves only whole files, and the next run cleans up",
+          "[kill][cli]") {
+  std::mt19937_64 rng(20261203);
+  for (const Writer& w : writers()) {
+    SECTION(w.what) {
+      TempDir dir;
+      const fs::path ref = dir.path / "ref", out = dir.path / "out";
+      fs::create_directories(ref);
+      fs::create_directories(out);
+      for (const fs::path& d : {ref, out})
+        if (!w.before.empty()) {
+          Child b(with_folder(w.before, d), dir.path / "before.log");
+          REQUIRE(b.wait_for(120));
+          REQUIRE(b.exit_code() == 0);
+        }
+      Child whole(with_folder(w.args, ref), dir.path / "ref.log");
+      REQUIRE(whole.wait_for(300));
+      INFO(testing::read_file(dir.path / "ref.log"));
+      REQUIRE(whole.exit_code() == 0);
+      const double seconds = whole.seconds();
+      const auto want = finished_files(ref);
+      REQUIRE(!want.empty());
+
+      std::uniform_real_distribution<double> moment(0.0, seconds * 0.8);  // within the run, mostly
+      int killed = 0, killed_writing = 0;
+      for (int run = 0; run < 8; ++run) {
+        const bool on_temporary = run % 2 == 1;  // the moment a temporary file appears
+        Child c(with_folder(w.args, out), dir.path / "run.log");
+        bool ended;
+        if (on_temporary) {
+          const std::string mine = ".tmp." + std::to_string(c.id());
+          ended = c.wait_for(seconds * 2 + 1, [&] {
+            std::error_code ec;
+            for (const auto& e : fs::directory_iterator(out, ec))
+              if (e.path().filename().string().ends_with(mine)) return true;
+            return false;
+          });
+        } else {
+          ended = c.wait_for(moment(rng));
+        }
+        if (!ended) {
+          c.kill_now();
+          ++killed;
+          killed_writing += on_temporary;
+        } else {
+          INFO(testing::read_file(dir.path / "run.log"));
+          REQUIRE(c.exit_code() == 0);
+        }
+        // Whatever has a final name is whole and right.
+        for (const auto& [name, bytes] : finished_files(out)) {
+          INFO(w.what << ", run " << run << (ended ? " (finished)" : " (killed)"));
+          REQUIRE(want.count(name) == 1);
+          REQUIRE(same_file(name, bytes, want.at(name)) == "");
+        }
+      }
+      std::printf("kill: %s: %d of 8 runs killed (%d while writing a temporary file); the whole run takes %.2f s\n",
+                  w.what.c_str(), killed, killed_writing, seconds);
+      CHECK(killed >= 4);
+      // The next whole run: every file identical, no temporary and no checkpoint left.
+      Child last(with_folder(w.args, out), dir.path / "last.log");
+      REQUIRE(last.wait_for(300));
+      INFO(testing::read_file(dir.path / "last.log"));
+      REQUIRE(last.exit_code() == 0);
+      std::vector<std::string> temporaries, checkpoints;
+      const auto got = finished_files(out, &temporaries, &checkpoints);
+      CHECK(temporaries.empty());
+      CHECK(checkpoints.empty());
+      REQUIRE(got.size() == want.size());
+      for (const auto& [name, bytes] : got) REQUIRE(same_file(name, bytes, want.at(name)) == "");
+    }
+  }
+}
+
+TEST_CASE("kill: a full file system gets exit 3 naming the file, and leaves nothing behind", "[kill][cli]") {
+  for (const Writer& w : writers()) {
+    SECTION(w.what) {
+      TempDir dir;
+      const fs::path out = dir.path / "out";
+      fs::create_directories(out);
+      if (!w.before.empty()) {
+        Child b(with_folder(w.before, out), dir.path / "before.log");
+        REQUIRE(b.wait_for(120));
+        REQUIRE(b.exit_code() == 0);
+      }
+      const auto before = finished_files(out);
+      Child c(with_folder(w.args, out), dir.path / "run.log", w.fsize_limit);
+      REQUIRE(c.wait_for(300));
+      const std::string log = testing::read_file(dir.path / "run.log");
+      INFO(w.what << ": " << log);
+      REQUIRE(c.exit_code() == 3);
+      REQUIRE(log.find("File too large") != std::string::npos);
+      REQUIRE(log.find(out.string()) != std::string::npos);  // names the file
+      const auto last_line = log.substr(log.rfind('\n', log.size() - 2) + 1);
+      REQUIRE(last_line.rfind("tilespace: ", 0) == 0);  // one line, the last
+      REQUIRE(last_line.find(" error: ") != std::string::npos);
+      std::vector<std::string> temporaries, checkpoints;
+      const auto after = finished_files(out, &temporaries, &checkpoints);
+      CHECK(temporaries.empty());
+      CHECK(checkpoints.empty());
+      CHECK(after.size() == before.size());  // nothing new at a final name
+    }
+  }
+}
