@@ -425,6 +425,7 @@ std::vector<std::uint32_t> minimise(const std::vector<std::uint32_t>& next) {
 MoveAutomaton MoveAutomaton::build(int depth, const LevelCallback& on_level) {
   if (depth < kMinDepth || depth > kMaxDepth)
     throw std::invalid_argument("MoveAutomaton::build: depth " + std::to_string(depth) + " outside [1, 30]");
+  require_memory(estimate_automaton_build(depth).memory, "the move automaton of depth " + std::to_string(depth));
   const std::vector<MoveString> forbidden = forbidden_strings(depth, on_level);
   MoveAutomaton m;
   m.depth_ = depth;

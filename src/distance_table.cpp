@@ -13,16 +13,6 @@ namespace tilespace {
 
 namespace {
 
-std::string gib(std::uint64_t bytes) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f GiB", static_cast<double>(bytes) / (1ull << 30));
-  return buf;
-}
-
-}  // namespace
-
-namespace {
-
 std::uint64_t goal_rank_of(const Ranker& r) {
   Sequence id{};
   for (int i = 0; i < r.seq_len(); ++i) id[i] = static_cast<std::uint8_t>(i);
@@ -30,7 +20,7 @@ std::uint64_t goal_rank_of(const Ranker& r) {
 }
 
 bool fits(std::uint64_t need) {
-  const std::uint64_t have = physical_memory();
+  const std::uint64_t have = memory_budget();
   return !have || need <= have / 10 * 9;
 }
 
@@ -57,11 +47,8 @@ Engine DistanceTable::choose_engine(const Board& board, Engine requested) {
   require_packed(board);
   if (requested == Engine::automatic)
     requested = fits(build_bytes(board, Engine::byte)) ? Engine::byte : Engine::two_bit;
-  const std::uint64_t need = build_bytes(board, requested);
-  if (!fits(need))
-    throw ResourceError("the " + board.name() + " table needs " + std::to_string(need) + " bytes (" + gib(need) +
-                        ") of memory with the " + (requested == Engine::byte ? "byte" : "two-bit") +
-                        " engine; this machine has " + gib(physical_memory()));
+  require_memory(build_bytes(board, requested),
+                 "the " + board.name() + " table with the " + (requested == Engine::byte ? "byte" : "two-bit") + " engine");
   return requested;
 }
 
@@ -91,7 +78,7 @@ DistanceTable DistanceTable::build(const Board& board, int goal_blank, const Bfs
   try {
     data.reset(new std::uint8_t[ranker.size()]);
   } catch (const std::bad_alloc&) {
-    throw ResourceError("cannot allocate " + gib(ranker.size()) + " for the " + board.name() + " table");
+    throw ResourceError("cannot allocate " + byte_words(ranker.size()) + " for the " + board.name() + " table");
   }
   const std::span<std::uint8_t> depths(data.get(), ranker.size());
   BfsResult res = bfs_distances(ranker, depths, options);
@@ -237,6 +224,7 @@ std::vector<State> DistanceTable::descend(const State& start, const State& goal)
       }
       if (!stepped) throw DataError("table is inconsistent: no neighbour one move closer to the goal");
     }
+    if (!(s == goal)) throw DataError("table is inconsistent: the descent does not end at the goal");  // as below
     return path;
   }
   std::vector<State> path{start};
@@ -256,6 +244,9 @@ std::vector<State> DistanceTable::descend(const State& start, const State& goal)
     }
     if (!stepped) throw DataError("table is inconsistent: no neighbour one move closer to the goal");
   }
+  // A state at distance 0 is the goal in a consistent table; a lying one (valid checksums around
+  // wrong values) could end the path elsewhere, and `solve` would print it as a solution.
+  if (!(s == goal)) throw DataError("table is inconsistent: the descent does not end at the goal");
   return path;
 }
 

@@ -22,6 +22,7 @@
 #include "bfs_kernel.hpp"
 #include "tilespace/distance_table.hpp"
 #include "tilespace/errors.hpp"
+#include "tilespace/memory.hpp"
 
 namespace tilespace::pdb {
 namespace {
@@ -303,12 +304,6 @@ void check_pattern(const Board& board, const Pattern& pattern) {
   }
 }
 
-std::string gib(std::uint64_t bytes) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f GiB", static_cast<double>(bytes) / (1ull << 30));
-  return buf;
-}
-
 }  // namespace
 
 BuildEstimate estimate_build(const Board& board, const Pattern& pattern, int threads) {
@@ -332,16 +327,13 @@ BuiltDatabase build_pattern_database(const State& goal, const Pattern& pattern, 
   check_pattern(board, pattern);
   const PlacementRanker ranker(board.cells(), static_cast<int>(pattern.tiles.size()));
   const std::uint64_t size = ranker.size();
-  const std::uint64_t have = physical_memory();
-  if (have && 2 * size > have / 10 * 9)
-    throw ResourceError("pattern " + pattern.name() + " needs " + gib(2 * size) + " of memory to build; this machine has " +
-                        gib(have));
+  require_memory(2 * size, "building pattern " + pattern.name());
 
   BuiltDatabase db;
   // The marks live in 64-bit words so that the scan may test 8 of them at once; they are
   // addressed as bytes through `mark`. Both arrays are PageMemory (huge pages: the marks and values
   // of successors are met at random all over them).
-  const std::string what = "the marks and values of pattern " + pattern.name() + " (" + gib(2 * size) + " in all)";
+  const std::string what = "the marks and values of pattern " + pattern.name() + " (" + byte_words(2 * size) + " in all)";
   const PageMemory marks(8 * (size / 8 + 1), what);
   db.memory = PageMemory(size, what);
   db.values = db.memory.bytes();

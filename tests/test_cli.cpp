@@ -3,6 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <chrono>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -201,6 +203,34 @@ TEST_CASE("cli: a board too large for memory is refused with exit 4", "[cli]") {
   const auto r = run_cli("query '1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0'", dir.path);
   CHECK(r.rc == tilespace::kExitResource);
   CHECK_THAT(r.err, Catch::Contains("4x4") && Catch::Contains("memory"));
+  CHECK(one_line(r.err));
+}
+
+TEST_CASE("cli: build refuses what --max-memory cannot hold with exit 4, before any work", "[cli][memory]") {
+  TempDir dir;
+  struct Case {
+    std::string args, names;
+  };
+  for (const Case& k : std::vector<Case>{
+           {"--board 3x4 --bits 8 --max-memory 100M", "3x4 table with the byte engine"},
+           {"--board 3x4 --max-memory 10M", "3x4 table with the two-bit engine"},  // the two-bit engine does not fit either
+           {"--board 4x4 --pdb 7-8 --max-memory 1G", "pattern 8,7,6,5,4,3,2,1"},  // refused before 7 tiles are built
+           {"--automaton --automaton-depth 16 --max-memory 1G", "move automaton of depth 16"},
+       }) {
+    CAPTURE(k.args);
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto r = run_cli("build " + k.args + " --db d", dir.path);
+    CHECK(r.rc == tilespace::kExitResource);
+    CHECK_THAT(r.err, Catch::Contains(k.names) && Catch::Contains("--max-memory"));
+    CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(3));  // before the work, not after
+    CHECK((!std::filesystem::exists(dir.path / "d") || std::filesystem::is_empty(dir.path / "d")));
+  }
+  // Within the limit the byte table is too large, so the two-bit engine builds it.
+  auto r = run_cli("build --board 2x5 --max-memory 2M --db d", dir.path);
+  CHECK(r.rc == 0);
+  CHECK_THAT(r.out, Catch::Contains("2 bits"));
+  r = run_cli("build --board 2x5 --max-memory lots --db d", dir.path);
+  CHECK(r.rc == tilespace::kExitInput);
   CHECK(one_line(r.err));
 }
 

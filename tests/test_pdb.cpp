@@ -14,7 +14,9 @@
 #include "tilespace/distance_table.hpp"
 #include "tilespace/errors.hpp"
 #include "tilespace/memory.hpp"
+#include "tilespace/pdb/build.hpp"
 #include "tilespace/pdb/heuristic.hpp"
+#include "tilespace/search/automaton.hpp"
 #include "tilespace/search/solve.hpp"
 #include "tilespace/rank.hpp"
 #include "tilespace/search/lab.hpp"
@@ -433,4 +435,39 @@ TEST_CASE("PageMemory is zero-filled, movable, copyable into, and refuses what c
   CHECK(PageMemory(0, "nothing").data() == nullptr);
   CHECK_THROWS_AS(PageMemory(std::uint64_t{1} << 62, "an impossible array"), ResourceError);
   CHECK_THROWS_WITH(PageMemory(std::uint64_t{1} << 62, "an impossible array"), Catch::Contains("an impossible array"));
+}
+
+TEST_CASE("PageMemory and the builds refuse what passes the memory budget, before mapping or working", "[memory]") {
+  struct Restore {
+    ~Restore() { set_memory_budget(0); }
+  } restore;
+  const std::uint64_t base = page_memory_in_use();
+  set_memory_budget(std::uint64_t{64} << 20, "--max-memory 64M");
+  CHECK(memory_budget() == (std::uint64_t{64} << 20));
+  {
+    PageMemory a(std::uint64_t{40} << 20, "the first array");
+    CHECK(page_memory_in_use() == base + (std::uint64_t{40} << 20));
+    // 40 + 30 MiB pass 64 MiB: refused, naming the array, what is in use and the limit.
+    CHECK_THROWS_AS(PageMemory(std::uint64_t{30} << 20, "the second array"), ResourceError);
+    CHECK_THROWS_WITH(PageMemory(std::uint64_t{30} << 20, "the second array"),
+                      Catch::Contains("the second array") && Catch::Contains("40.0 MiB in use") &&
+                          Catch::Contains("--max-memory 64M"));
+    CHECK(page_memory_in_use() == base + (std::uint64_t{40} << 20));  // a refusal holds nothing
+    PageMemory b(std::uint64_t{20} << 20, "a third array");           // 60 MiB fit
+    PageMemory moved = std::move(b);
+    CHECK(page_memory_in_use() == base + (std::uint64_t{60} << 20));
+  }
+  CHECK(page_memory_in_use() == base);  // given back on destruction, moved or not
+  // The builds compare their needs with nine tenths of the budget before any work.
+  CHECK_THROWS_WITH(DistanceTable::choose_engine(Board(3, 4), Engine::byte),
+                    Catch::Contains("3x4 table") && Catch::Contains("64.0 MiB"));
+  CHECK(DistanceTable::choose_engine(Board(3, 4)) == Engine::two_bit);  // 57.2 MiB: the two-bit engine fits
+  const State goal = parse_state("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0", std::nullopt);
+  CHECK_THROWS_AS(pdb::build_pattern_database(goal, pdb::Pattern{{1, 2, 3, 4, 5, 6, 7}}, {}), ResourceError);
+  CHECK_THROWS_AS(search::MoveAutomaton::build(14), ResourceError);
+  CHECK_NOTHROW(require_memory(std::uint64_t{57} << 20, "57 MiB"));  // under nine tenths of 64
+  CHECK_THROWS_AS(require_memory(std::uint64_t{58} << 20, "58 MiB"), ResourceError);
+  set_memory_budget(0);
+  CHECK(memory_budget() == physical_memory());
+  CHECK_NOTHROW(DistanceTable::check_fits(Board(3, 4)));
 }

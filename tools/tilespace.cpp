@@ -68,6 +68,11 @@ int main(int argc, char** argv) {
           std::to_string(search::MoveAutomaton::kDefaultDepth) +
           "; each level more prunes more and takes about 3 times the time and memory)");
 
+  build->add_option_function<std::string>(
+      "--max-memory", [&](const std::string& v) { bf.max_memory = v; },
+      "Memory the build may use, e.g. 4G (default: the machine's); a build that needs more is refused with exit 4 "
+      "before it starts (a table then takes the two-bit engine when that fits and --bits is not given)");
+
   auto* query = app.add_subcommand("query", "Print the optimal number of moves from START to the goal");
   query->add_option_function<std::string>("start", [&](const std::string& v) { start = v; },
                                           "Start state, e.g. '1 2 3 4 5 6 7 8 0' or 123456780, a file, or - for stdin");

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace tilespace {
@@ -20,11 +21,29 @@ namespace tilespace {
 // Bytes of physical memory (0 if unknown).
 std::uint64_t physical_memory();
 
+// The memory this process may use for its large arrays: the command's --max-memory when given,
+// else the machine's physical memory (0 when unknown: no limit). Builds compare their estimates
+// with it before any work (DistanceTable::choose_engine, build_pattern_database), and PageMemory
+// refuses a mapping that would take what is held in PageMemory past it.
+std::uint64_t memory_budget();
+// Sets the budget (0: back to physical memory); `source` names it in refusals ("--max-memory 1G").
+void set_memory_budget(std::uint64_t bytes, std::string_view source = "--max-memory");
+// How refusals name the budget: "the memory limit of 1.0 GiB (--max-memory)" or "this machine's
+// 23.4 GiB of memory".
+std::string memory_budget_words();
+// Bytes held in PageMemory now, all objects together.
+std::uint64_t page_memory_in_use();
+// Throws ResourceError ("<what> needs 1.0 GiB of memory, past the memory limit of ...") when `need`
+// bytes pass nine tenths of the budget: the check every build makes before it starts.
+void require_memory(std::uint64_t need, std::string_view what);
+// Bytes for a person: "512 bytes", "381.5 MiB", "1.0 GiB".
+std::string byte_words(std::uint64_t bytes);
+
 class PageMemory {
  public:
   PageMemory() = default;
   // Maps `bytes` zero-filled bytes (none for 0). Throws ResourceError naming `what` and the bytes
-  // when the mapping fails.
+  // when they would pass the memory budget (memory_budget) or the mapping fails.
   PageMemory(std::uint64_t bytes, std::string_view what);
   ~PageMemory();
   PageMemory(PageMemory&& o) noexcept;

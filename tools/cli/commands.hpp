@@ -38,6 +38,7 @@ struct BuildFlags {
   bool automaton = false;         // the move automaton (search/automaton.hpp) instead of a table
   std::optional<std::string> automaton_depth;  // its depth, as given (checked strictly)
   bool threads_given = false;     // --threads was given (it does not apply to the automaton)
+  std::optional<std::string> max_memory;  // the memory the build may use (memory.hpp memory_budget)
 };
 
 // tables.cpp

@@ -28,6 +28,7 @@
 #include "cli/report.hpp"
 #include "tilespace/distance_table.hpp"
 #include "tilespace/errors.hpp"
+#include "tilespace/memory.hpp"
 #include "tilespace/pdb/database.hpp"
 #include "tilespace/pdb/pattern.hpp"
 #include "tilespace/query.hpp"
@@ -55,6 +56,12 @@ int build_pdb(const Common& c, const BuildFlags& f, const State& goal) {
   const pdb::Partition part = pdb::parse_partition(f.pdb, goal);
   pdb::PdbStore store = make_pdb_store(c, std::numeric_limits<double>::infinity());  // building is what was asked
   json out = json::array();
+  // Every pattern to build is checked against the memory budget before the first is built.
+  for (const pdb::Pattern& pattern : part.patterns) {
+    const std::string path = store.path_for(goal, pattern).string();
+    if (f.force || !file_exists(path) || database_outdated(path))
+      require_memory(pdb::estimate_build(goal.board, pattern, c.threads).bytes, "building pattern " + pattern.name());
+  }
   for (const pdb::Pattern& pattern : part.patterns) {
     const std::string path = store.path_for(goal, pattern).string();
     // A file of an older format is rebuilt; another existing file is loaded, which checks its
@@ -198,6 +205,7 @@ int build_automaton(const Common& c, const BuildFlags& f) {
 }  // namespace
 
 int cmd_build(Common& c, const BuildFlags& f) {
+  if (f.max_memory) set_memory_budget(search::parse_bytes("max-memory", *f.max_memory), "--max-memory " + *f.max_memory);
   if (f.automaton_depth && !f.automaton) throw option_error("automaton-depth", "applies with --automaton");
   if (f.automaton) return build_automaton(c, f);
   if (f.all_goals && !c.goal.empty())
