@@ -26,3 +26,29 @@ endif()
 
 add_library(tilespace_warnings INTERFACE)
 target_compile_options(tilespace_warnings INTERFACE -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion)
+
+# libFuzzer targets (tests/fuzz/, `fuzz_<target>` executables; tools/fuzz.sh builds and runs them):
+# clang only. Everything, the library included, is compiled with the fuzzer's coverage
+# instrumentation, ASan and UBSan (any finding aborts), and assert()s stay on (-UNDEBUG): an
+# internal invariant that fails on some input is a finding too. The tests, the MPI tool, the
+# CLI and the benches are not needed there: their defaults are off (tests/fuzz also leaves the CLI
+# and benches out of `all`).
+option(TILESPACE_FUZZ "Build the libFuzzer targets of tests/fuzz (clang; ASan+UBSan)" OFF)
+if(TILESPACE_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    message(FATAL_ERROR "TILESPACE_FUZZ needs clang (libFuzzer): cmake -S . -B build-fuzz -DTILESPACE_FUZZ=ON "
+                        "-DCMAKE_CXX_COMPILER=clang++ (Debian: clang, libfuzzer-14-dev)")
+  endif()
+  if(TILESPACE_SANITIZE)
+    message(FATAL_ERROR "TILESPACE_FUZZ brings its own sanitizers (ASan+UBSan): leave TILESPACE_SANITIZE empty")
+  endif()
+  target_compile_options(tilespace_flags INTERFACE
+    -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g -UNDEBUG)
+  target_link_options(tilespace_flags INTERFACE -fsanitize=address,undefined)
+  if(NOT DEFINED CACHE{TILESPACE_TESTS})
+    set(TILESPACE_TESTS OFF CACHE BOOL "Build the Catch2 tests")
+  endif()
+  if(NOT DEFINED CACHE{TILESPACE_MPI})
+    set(TILESPACE_MPI OFF CACHE BOOL "Build tilespace-mpi, the two-bit build over MPI processes (needs Open MPI)")
+  endif()
+endif()

@@ -5,11 +5,13 @@
 #include <xxhash.h>
 
 #include <array>
+#include <bit>
 #include <cerrno>
 #include <cstring>
 #include <string>
 #include <vector>
 
+#include "bfs2_kernel.hpp"
 #include "tilespace/database.hpp"
 #include "tilespace/errors.hpp"
 
@@ -40,6 +42,42 @@ std::uint64_t header_checksum(const std::uint8_t* header) {
 }
 
 std::string sys_error() { return std::strerror(errno); }
+
+// The fields of words [first, first + fields.size()) must be what the search leaves between two
+// layers (bfs.hpp): every open field of the next layer's blank parity, nothing beyond the table's
+// last rank and, for the whole table, as many open fields as the states found for the next layer
+// and as many settled ones as the histogram counts. (An MPI process's slice holds only part of
+// them: the counts are of the whole search.) A checkpoint whose checksums match but whose fields
+// do not (a foreign or faulty writer) would otherwise stop the continued search midway with an
+// internal error, or expand ranks that name no state.
+template <class Bad>
+void check_fields(std::span<const std::uint64_t> fields, std::uint64_t first, const Ranker& ranker,
+                  const TwoBitProgress& progress, bool whole, Bad&& bad) {
+  const detail::TwoBitGeometry geometry(ranker);
+  const bool odd = progress.next_layer & 1;
+  std::uint64_t open = 0, settled = 0;
+  // o: the blank cell of the word's first rank, followed word by word (no division a word).
+  int o = static_cast<int>((32 * first) % static_cast<std::uint64_t>(geometry.n_cells));
+  for (std::uint64_t i = 0; i < fields.size(); ++i, o = geometry.next_o[o]) {
+    const std::uint64_t w = fields[i], rank0 = 32 * (first + i);
+    if (rank0 + 32 > geometry.size) {
+      const std::uint64_t beyond = rank0 >= geometry.size ? ~std::uint64_t{0} : ~std::uint64_t{0} << (2 * (geometry.size - rank0));
+      if (w & beyond) throw bad("fields beyond the table's last state are set: the checkpoint is inconsistent");
+    }
+    const std::uint64_t open_here = detail::open_fields(w);
+    if (open_here & (odd ? ~geometry.odd[o] : geometry.odd[o]))
+      throw bad("open fields outside layer " + std::to_string(progress.next_layer) + ": the checkpoint is inconsistent");
+    open += static_cast<std::uint64_t>(std::popcount(open_here));
+    settled += static_cast<std::uint64_t>(std::popcount((w ^ (w >> 1)) & detail::kLowBits));
+  }
+  if (!whole) return;
+  std::uint64_t counted = 0;
+  for (const std::uint64_t layer : progress.histogram) counted += layer;  // no overflow: checked by the caller
+  if (open != progress.pending || settled != counted)
+    throw bad("the fields hold " + std::to_string(settled) + " settled and " + std::to_string(open) +
+              " open states, the header " + std::to_string(counted) + " and " + std::to_string(progress.pending) +
+              ": the checkpoint is inconsistent");
+}
 
 }  // namespace
 
@@ -129,13 +167,15 @@ LoadedCheckpoint load_checkpoint(const std::filesystem::path& path, const Ranker
   const auto len = get<std::uint32_t>(h.data(), 80);
   if (len > kMaxHistogram || len != static_cast<std::uint32_t>(c.progress.next_layer) || len == 0)
     throw bad("inconsistent histogram length");
-  std::uint64_t total = 0;
+  std::uint64_t total = 0;  // the states settled so far (checked against overflow: no lie wraps around)
+  bool overflow = false;
   for (std::uint32_t i = 0; i < len; ++i) {
     c.progress.histogram.push_back(get<std::uint64_t>(h.data(), kHistogramOffset + 8 * i));
-    total += c.progress.histogram.back();
+    overflow = overflow || __builtin_add_overflow(total, c.progress.histogram.back(), &total);
   }
-  if (c.progress.histogram[0] != 1 || total + c.progress.pending > ranker.size())
-    throw bad("inconsistent histogram");
+  std::uint64_t found = 0;
+  overflow = overflow || __builtin_add_overflow(total, c.progress.pending, &found);
+  if (c.progress.histogram[0] != 1 || overflow || found > ranker.size()) throw bad("inconsistent histogram");
   c.fields = std::make_shared<FieldArray>(end - first);
   const auto span = c.fields->span();
   const std::size_t want = span.size_bytes();
@@ -145,6 +185,7 @@ LoadedCheckpoint load_checkpoint(const std::filesystem::path& path, const Ranker
   if (read_all(&extra, 1) != 0) throw bad("trailing data after the fields");
   if (XXH3_64bits(span.data(), want) != get<std::uint64_t>(h.data(), 64))
     throw bad("fields checksum mismatch: the checkpoint is corrupt");
+  check_fields(span, first, ranker, c.progress, first == 0 && end == words && processes == 1, bad);
   return c;
 }
 

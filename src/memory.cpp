@@ -43,7 +43,9 @@ std::string byte_words(std::uint64_t b) {
 void require_memory(std::uint64_t need, std::string_view what) {
   const std::uint64_t have = memory_budget();
   if (have && need > have / 10 * 9)
-    throw ResourceError(std::string(what) + " needs " + byte_words(need) + " of memory, past " + memory_budget_words() +
+    throw ResourceError(std::string(what) + " needs " + byte_words(need) +
+                        (need >= (1u << 20) ? " (" + std::to_string(need) + " bytes)" : std::string()) + " of memory, past " +
+                        memory_budget_words() +
                         " (at most nine tenths of it)");
 }
 

@@ -2,6 +2,7 @@
 // and the lines of batches, suites and check files.
 #include "tilespace/problem.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -305,8 +306,13 @@ LinePair parse_line_pair(std::string_view line, const std::optional<Board>& boar
     p.goal = parse_as(About::goal, line.substr(cut), p.start.board);
     return p;
   }
-  // Otherwise one or two words, each a whole state ("123456780 123456780").
-  const auto words = split(line, is_word_sep, false);
+  // Otherwise one or two words, each a whole state ("123456780 123456780"). A word of separators
+  // alone ("123456780 , 123456708", "1230 ,") holds no tile and is no state: it is left out, as the
+  // tile count above and run_batch's fast path leave it out.
+  auto words = split(line, is_word_sep, false);
+  std::erase_if(words, [](std::string_view w) {
+    return std::all_of(w.begin(), w.end(), [](char c) { return is_sep(c) || c == '/'; });
+  });
   if (words.size() > 2) {
     const std::string expected =
         board ? std::to_string(board->cells()) + " tiles each (" + board->name() + " board)"

@@ -71,6 +71,14 @@ int split_tokens(std::string_view line, std::string_view* tok, int max) noexcept
   return count;
 }
 
+// Whether blanks part two tokens of a line: two compact states are two words of the grammar
+// ("1230 1203", "1230; 1203"), while "1230;1203" is one word, which it refuses.
+bool blank_between(std::string_view a, std::string_view b) noexcept {
+  for (const char* p = a.data() + a.size(); p < b.data(); ++p)
+    if (*p == ' ' || *p == '\t' || *p == '\r') return true;
+  return false;
+}
+
 void append_uint(std::string& out, unsigned v) {
   char buf[16];
   auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);
@@ -177,7 +185,7 @@ BatchStats run_batch(TableStore& store, std::string_view input, std::string& out
     if (!too_many && !rows) {
       if (count == 1 || count == n) {
         start = parse_state_fast(tok.data(), count, board);
-      } else if (count == 2 * n || (count == 2 && n > 2)) {
+      } else if (count == 2 * n || (count == 2 && n > 2 && blank_between(tok[0], tok[1]))) {
         const int split = count / 2;
         start = parse_state_fast(tok.data(), split, board);
         goal = parse_state_fast(tok.data() + split, split, board);

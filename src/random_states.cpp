@@ -117,12 +117,17 @@ State RandomStates::state_of_rank(std::uint64_t r) const {
 State RandomStates::next() {
   if (!pool_.empty()) return state_of_rank(pool_[below(pool_.size())]);
   if (table_) {
+    // Rejection: the histogram promises at least 1 state in kMaxExpectedTries at the depth, so
+    // kMaxTries draws all miss with probability below e^-50 on a true table. A table whose
+    // histogram lies (behind valid checksums) would otherwise loop forever.
     const std::uint64_t cells = table_->ranker().cells(), k = cells_.size();
-    for (;;) {
+    for (std::uint64_t tries = 0; tries < kMaxTries; ++tries) {
       const std::uint64_t x = below(table_->ranker().groups() * k);
       const std::uint64_t r = (x / k) * cells + static_cast<std::uint64_t>(cells_[x % k]);
       if (table_->depth_of_rank(r) == depth_) return state_of_rank(r);
     }
+    throw DataError("the distance table's histogram does not match its depths at depth " + std::to_string(depth_) +
+                    ": no state there in " + std::to_string(kMaxTries) + " draws");
   }
   // A uniform permutation (Fisher-Yates); the unreachable half is mapped onto the reachable one.
   const int n = goal_.cells();

@@ -11,6 +11,7 @@
 #include "tilespace/database.hpp"
 #include "tilespace/distance_table.hpp"
 #include "tilespace/errors.hpp"
+#include "tilespace/problem.hpp"
 #include "tilespace/query.hpp"
 #include "tilespace/table_store.hpp"
 
@@ -153,6 +154,38 @@ TEST_CASE("corrupt, truncated and foreign database files are rejected with a mes
   }
 }
 
+// Found by fuzzing (tests/fuzz/fuzz_table): headers that lie behind valid checksums. A radius
+// that is not the table's largest depth used to load (`stats` printed it, `farthest` looked for
+// it, `random --depth` accepted it), and histogram values above the entry count whose sum wraps
+// around 2^64 to the entry count passed the sum check.
+TEST_CASE("byte tables whose radius or histogram lies are refused", "[database]") {
+  TempDir dir;
+  const DistanceTable t = DistanceTable::build(Board(3, 2), 5);
+  auto error_of = [&](const std::string& name, const DatabaseInfo& info) {
+    save_database(dir / name, info, t.depths());  // the library's writer: the checksums match
+    return load_error(dir / name);
+  };
+  REQUIRE(error_of("good.tsdb", t.info()).empty());
+  {
+    DatabaseInfo deeper = t.info();
+    deeper.histogram.push_back(0);  // radius + 1, the same sum
+    CHECK_THAT(error_of("deeper.tsdb", deeper), Catch::Contains("deeper.tsdb") && Catch::Contains("largest depth"));
+  }
+  {
+    DatabaseInfo shallower = t.info();
+    const std::uint64_t last = shallower.histogram.back();
+    shallower.histogram.pop_back();
+    shallower.histogram.back() += last;  // radius - 1, the same sum
+    CHECK_THAT(error_of("shallower.tsdb", shallower), Catch::Contains("largest depth"));
+  }
+  {
+    DatabaseInfo wraps = t.info();
+    wraps.histogram[1] += std::uint64_t{1} << 63;
+    wraps.histogram[2] += std::uint64_t{1} << 63;  // the sum is unchanged modulo 2^64
+    CHECK_THAT(error_of("wraps.tsdb", wraps), Catch::Contains("histogram does not add up"));
+  }
+}
+
 TEST_CASE("the store rejects a file holding another board's table", "[database]") {
   TempDir dir;
   StoreOptions o;
@@ -256,6 +289,41 @@ TEST_CASE("batch queries answer a 25-tile line on a small board with an error li
   CHECK_FALSE(parse_state_fast(tokens.data(), 25, b).has_value());
   tokens[3] = "24";
   CHECK_FALSE(parse_state_fast(tokens.data(), 25, b).has_value());  // 24 twice
+}
+
+// Found by fuzzing (tests/fuzz/fuzz_lines): the grammar read a word of separators alone ("1230 ,")
+// as a goal and refused the line ("goal: empty state") where run_batch's fast path answered it, and
+// the fast path answered two compact states parted by a comma alone ("1230;1203", one word, which
+// the grammar refuses): `query --batch` and `solve --batch` or a suite disagreed on the same line.
+// The grammar now skips a word of separators, and the fast path leaves one-word pairs to it.
+TEST_CASE("a word of separators alone is no state, in the grammar as in the batch fast path", "[database]") {
+  TempDir dir;
+  StoreOptions o;
+  o.dir = dir.path;
+  TableStore store(o);
+  BatchOptions bo;
+  bo.goal = canonical_goal(Board(2, 2), 3);
+  // Two compact states are two words only when blanks part them: "1230;1203" is one word.
+  const std::string input =
+      "1230 ,\n1230 , 1203\n1230 ; 1203 ,\n1 2 3 0 ,\n3210 ,\n1230 , 1203 , 1230\n1230;1203\n1230; 1203\n1230,1203\n";
+  std::string out;
+  std::ostringstream err;
+  run_batch(store, input, out, err, bo);
+  CHECK(out == "0\n1\n1\n0\nunreachable\nerror\nerror\n1\nerror\n");
+  CHECK_THROWS_AS(parse_line_pair("1230;1203", Board(2, 2)), InputError);
+  CHECK(parse_line_pair("1230; 1203", Board(2, 2)).goal.has_value());
+  const std::optional<Board> b22 = Board(2, 2);
+  for (const auto* line : {"1230 ,", "1230 , 1203", "1230 ; 1203 ,", "1 2 3 0 ,", "3210 ,"}) {
+    INFO(line);
+    const LinePair p = parse_line_pair(line, b22);
+    CHECK(p.start.to_string() == (line[0] == '3' ? "3 2 1 0" : "1 2 3 0"));
+    const LinePair q = parse_line_pair(line, std::nullopt);  // the board from the tiles
+    CHECK(q.start == p.start);
+    CHECK(q.goal == p.goal);
+  }
+  CHECK(parse_line_pair("1230 , 1203", b22).goal->to_string() == "1 2 0 3");
+  CHECK_THROWS_AS(parse_line_pair("1230 , 1203 , 1230", b22), InputError);
+  CHECK_THROWS_AS(parse_line_pair(", ;", b22), InputError);
 }
 
 TEST_CASE("a table that would not fit in memory is refused before any work", "[database]") {

@@ -229,3 +229,27 @@ TEST_CASE("random states at a depth on a two-bit table: rejection, the listed ra
   check_depth_error(e, "too rare to sample on a two-bit table");
   CHECK_NOTHROW(RandomStates(goal, {3, 0}, &bytes));  // a byte table collects them
 }
+
+// Found by fuzzing (tests/fuzz/fuzz_table): a table whose histogram does not match its depths (a
+// file that lies behind valid checksums) made rejection sampling loop forever, drawing ranks for a
+// depth the table does not hold. Now it gives up after kMaxTries draws with a DataError.
+TEST_CASE("random states at a depth the histogram promises but the table does not hold: DataError", "[random]") {
+  const Board b(3, 3);
+  const DistanceTable t = DistanceTable::build(b, 8);
+  const int d = 10;
+  REQUIRE(t.histogram()[d] * RandomStates::kMaxExpectedTries >= t.ranker().size() / 2);  // rejection sampling
+  // The depths of the states at depth d changed to d + 2, the histogram kept.
+  auto depths = std::make_shared<std::vector<std::uint8_t>>(t.depths().begin(), t.depths().end());
+  for (auto& v : *depths)
+    if (v == d) v = d + 2;
+  const DistanceTable lying(t.ranker(), *depths, t.histogram(), depths);
+  RandomOptions o;
+  o.seed = 7;
+  o.depth = d;
+  RandomStates rs(t.goal(), o, &lying);
+  CHECK_THROWS_WITH(rs.next(), Contains("histogram does not match") && Contains("depth 10"));
+  // Another depth is still drawn from.
+  o.depth = d + 2;
+  RandomStates other(t.goal(), o, &lying);
+  CHECK(lying.distance(other.next(), t.goal()) == d + 2);
+}

@@ -567,6 +567,67 @@ TEST_CASE("two-bit database: a chunk whose checksum was replaced is caught on fi
   CHECK(u.distance(goal, goal) == 0);  // the goal needs no field
 }
 
+// Found by fuzzing (tests/fuzz/fuzz_table): on a table whose values lie behind valid checksums,
+// descend could return a "path" that does not end at the goal (a two-bit descent choosing another
+// closer neighbour than the length's, a byte table with a depth 0 off the goal), which `solve
+// --algorithm table` printed as a solution. Now such a descent is a DataError.
+TEST_CASE("descend on a lying table ends at the goal or throws DataError, byte and two-bit", "[two-bit][database]") {
+  const Board b(2, 3);
+  const int blank = 5;
+  const State goal = canonical_goal(b, blank);
+  const DistanceTable bytes = DistanceTable::build(b, blank);
+  const DistanceTable two = DistanceTable::build_two_bit(b, blank, {});
+  const Ranker& ranker = bytes.ranker();
+  const Labelling lab(goal);
+  auto state_of = [&](std::uint64_t r) {
+    std::array<std::uint8_t, kMaxCells> tile_of{};
+    for (int t = 1; t < goal.cells(); ++t) tile_of[lab.label[t]] = static_cast<std::uint8_t>(t);
+    Sequence seq{};
+    const int bl = ranker.unrank(r, seq);
+    State s{b, {}, bl};
+    for (int c = 0, k = 0; c < b.cells(); ++c)
+      if (c != bl) s.tiles[c] = tile_of[seq[k++]];
+    return s;
+  };
+  // Every descent of a table: a path of its length to the goal, or a DataError.
+  auto descents_sound = [&](const DistanceTable& t) {
+    for (std::uint64_t r = 0; r < ranker.size(); ++r) {
+      const State s = state_of(r);
+      try {
+        const auto d = t.distance(s, goal);
+        const std::vector<State> path = t.descend(s, goal);
+        if (!d || path.size() != static_cast<std::size_t>(*d) + 1 || !(path.back() == goal)) return false;
+      } catch (const DataError&) {
+      }
+    }
+    return true;
+  };
+  REQUIRE(descents_sound(bytes));
+  REQUIRE(descents_sound(two));
+
+  {  // a byte table with a second depth 0
+    auto depths = std::make_shared<std::vector<std::uint8_t>>(bytes.depths().begin(), bytes.depths().end());
+    const State off = goal.moved(blank - 1);
+    (*depths)[ranker.rank(lab.sequence(off), off.blank)] = 0;
+    const DistanceTable lying(ranker, *depths, bytes.histogram(), depths);
+    CHECK_THROWS_WITH(lying.descend(off, goal), Contains("does not end at the goal"));
+    CHECK(descents_sound(lying));
+  }
+  // Two-bit tables with one field changed, every field and value in turn.
+  const std::vector<std::uint64_t> fields(two.fields().begin(), two.fields().end());
+  for (std::uint64_t r = 0; r < ranker.size(); ++r) {
+    for (std::uint64_t v = 0; v < 4; ++v) {
+      auto f = std::make_shared<std::vector<std::uint64_t>>(fields);
+      const unsigned shift = 2 * (r & 31);
+      if (((fields[r >> 5] >> shift) & 3u) == v) continue;
+      (*f)[r >> 5] = ((*f)[r >> 5] & ~(std::uint64_t{3} << shift)) | (v << shift);
+      const DistanceTable lying(ranker, *f, two.histogram(), {}, f, nullptr);
+      INFO("rank " << r << " set to " << v);
+      REQUIRE(descents_sound(lying));
+    }
+  }
+}
+
 TEST_CASE("two-bit database: a flipped payload byte fails the lookups that read its chunk, not the others",
           "[two-bit][database][big]") {
   TempDir dir;

@@ -22,10 +22,11 @@ esac
 
 cd -P -- "$(dirname -- "${BASH_SOURCE[0]}")/.."
 
-# Debian packages the build needs; the tests also drive the viewer in Debian's headless Chromium.
+# Debian packages the build needs; the tests also drive the viewer in Debian's headless Chromium,
+# and clang with libFuzzer builds the fuzz targets (tools/fuzz.sh).
 packages=(g++ cmake make pkg-config libtbb-dev libxxhash-dev catch2 libcli11-dev nlohmann-json3-dev
           libcpp-httplib-dev libboost-dev zlib1g-dev libopenmpi-dev openmpi-bin)
-[[ $task == test ]] && packages+=(chromium)
+[[ $task == test ]] && packages+=(chromium clang libfuzzer-14-dev)
 # Node.js and npm install the viewer's npm packages (d3, playwright-core); any Node.js >= 18 will do.
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 

@@ -24,8 +24,10 @@
 //   256 8*len  histogram (the whole search's layer sizes so far)
 //  4096     -  the fields of words [first, end)
 // Saved atomically (temporary file, fsync, rename), so a kill at any moment leaves the previous
-// checkpoint or the new one. Loading checks everything above against the build it should continue;
-// any mismatch or corruption is a DataError naming the file (exit 3).
+// checkpoint or the new one. Loading checks everything above against the build it should continue,
+// and the fields against the progress (open fields only of the next layer, none beyond the last
+// rank; for the whole table as many open and settled fields as the header counts); any mismatch
+// or corruption is a DataError naming the file (exit 3).
 #pragma once
 
 #include <cstdint>

@@ -50,8 +50,8 @@
 //
 // Writes go to a temporary file in the same folder which is renamed into place, so a reader
 // never sees a half-written database. Loading validates every header field, the file size and
-// both checksums (kind 4 also every transition: a state or 0xFFFFFFFF); any failure is a
-// DataError whose message names the file and the problem.
+// both checksums (kind 1 also that its largest depth is the radius; kind 4 also every transition:
+// a state or 0xFFFFFFFF); any failure is a DataError whose message names the file and the problem.
 #pragma once
 
 #include <atomic>

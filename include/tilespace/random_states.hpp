@@ -41,6 +41,7 @@ struct RandomOptions {
 class RandomStates {
  public:
   static constexpr std::uint64_t kMaxExpectedTries = 1000;    // rejection sampling up to this
+  static constexpr std::uint64_t kMaxTries = 50 * kMaxExpectedTries;  // then a DataError (the histogram lies)
   static constexpr std::uint64_t kMaxPoolBytes = 1ull << 30;  // ranks collected for a rare depth
 
   // `table`: the distance table of the goal's blank cell; required with a depth, ignored otherwise
@@ -53,7 +54,9 @@ class RandomStates {
 
   // The next state, labelled like the goal. O(N^2) without a depth (solvable); with a depth
   // O(N) a try (expected tries at most kMaxExpectedTries; a try on a two-bit table is a descent,
-  // O(depth * N)), or O(N) from the collected ranks.
+  // O(depth * N)), or O(N) from the collected ranks. Throws DataError when the table's histogram
+  // does not match its depths: kMaxTries tries without a state at the depth (or a two-bit
+  // descent that finds the table inconsistent).
   State next();
 
  private:
