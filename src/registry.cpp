@@ -7,6 +7,8 @@
 #include <limits>
 
 #include "tilespace/errors.hpp"
+#include "tilespace/memory.hpp"
+#include "tilespace/search/trace.hpp"
 
 namespace tilespace::search {
 
@@ -276,6 +278,16 @@ SolvePlan plan_solve(const SolveRequest& q, const PlanContext& ctx) {
   p.trace_limit = q.trace_limit ? parse_whole("trace-limit", *q.trace_limit, 1, ctx.trace_limit_ceiling)
                                 : std::min(ctx.trace_limit_default, ctx.trace_limit_ceiling);
   if (q.trace_limit && !q.trace) throw option_error("trace-limit", "applies only when a trace is recorded");
+  // A trace is held whole until it is written: refused up front when a full one would not fit
+  // the search's memory limit (or, without one, the machine's memory).
+  if (p.trace) {
+    const std::uint64_t need = p.trace_limit * Trace::bytes_per_node(ctx.board.cells());
+    const std::string what = "a trace of up to " + std::to_string(p.trace_limit) + " nodes on " + ctx.board.name();
+    if (p.limits.max_bytes && need > p.limits.max_bytes)
+      throw ResourceError(what + " needs up to " + byte_words(need) + " of memory, past the memory limit of " +
+                          byte_words(p.limits.max_bytes) + ": lower the trace limit or raise the memory limit");
+    require_memory(need, what);
+  }
   return p;
 }
 

@@ -4,8 +4,13 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <array>
+#include <charconv>
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
+#include <string_view>
 #include <system_error>
 #include <vector>
 
@@ -63,36 +68,123 @@ json stats_json(const DistanceTable& t, const State& goal, const std::vector<Sta
           {"farthest_count", h.back()}, {"farthest", std::move(far)}};
 }
 
-void add_trace_json(json& j, const search::Trace& t, const Board& board) {
+namespace {
+
+void put_number(std::string& out, std::uint64_t n) {
+  char buf[24];
+  out.append(buf, std::to_chars(buf, buf + sizeof buf, n).ptr);
+}
+
+void put_id(std::string& out, std::uint32_t id) {
+  if (id == search::Trace::kNone) out += "null";
+  else put_number(out, id);
+}
+
+// The trace's members of the document, by key (the five keys of kTraceKeys).
+void put_trace_member(std::string& out, std::string_view key, const search::Trace& t, const Board& board) {
   const auto& nodes = t.nodes();
-  json data = json::array();
-  for (std::size_t i = 0; i < nodes.size(); ++i) {
-    const auto& n = nodes[i];
-    json node{{"id", i}, {"state", tiles_json(State::unpack(board, n.packed))}, {"g", n.g}, {"h", n.h},
-              {"f", n.g + n.h}};
-    node["parent"] = n.parent == search::Trace::kNone ? json(nullptr) : json(n.parent);
-    node["step"] = n.expansion == search::Trace::kNone ? json(nullptr) : json(n.expansion);
-    if (n.dup) node["dup"] = true;
-    data.push_back(std::move(node));
+  if (key == "data") {  // [{dup?, f, g, h, id, parent, state, step}] (the keys sorted, as json's objects)
+    out += '[';
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      const auto& n = nodes[i];
+      if (i) out += ',';
+      out += n.dup ? "{\"dup\":true,\"f\":" : "{\"f\":";
+      put_number(out, n.g + n.h);
+      out += ",\"g\":";
+      put_number(out, n.g);
+      out += ",\"h\":";
+      put_number(out, n.h);
+      out += ",\"id\":";
+      put_number(out, i);
+      out += ",\"parent\":";
+      put_id(out, n.parent);
+      out += ",\"state\":[";
+      const State s = State::unpack(board, n.packed);
+      for (int c = 0; c < s.cells(); ++c) {
+        if (c) out += ',';
+        put_number(out, s.tiles[c]);
+      }
+      out += "],\"step\":";
+      put_id(out, n.expansion);
+      out += '}';
+    }
+    out += ']';
+  } else if (key == "process") {  // [{children, iteration, parent}]
+    // Children by parent, in generation order (counting sort on the parent id).
+    std::vector<std::uint32_t> first(nodes.size() + 1, 0), kids(nodes.size());
+    for (const auto& n : nodes)
+      if (n.parent != search::Trace::kNone) ++first[n.parent + 1];
+    for (std::size_t i = 1; i < first.size(); ++i) first[i] += first[i - 1];
+    std::vector<std::uint32_t> fill(first.begin(), first.end() - 1);
+    for (std::size_t i = 0; i < nodes.size(); ++i)
+      if (nodes[i].parent != search::Trace::kNone) kids[fill[nodes[i].parent]++] = static_cast<std::uint32_t>(i);
+    out += '[';
+    bool first_entry = true;
+    for (const auto& e : t.expansions()) {
+      if (!first_entry) out += ',';
+      first_entry = false;
+      out += "{\"children\":[";
+      for (std::uint32_t k = first[e.parent]; k < first[e.parent + 1]; ++k) {
+        if (k != first[e.parent]) out += ',';
+        put_number(out, kids[k]);
+      }
+      out += "],\"iteration\":";
+      put_number(out, e.iteration);
+      out += ",\"parent\":";
+      put_number(out, e.parent);
+      out += '}';
+    }
+    out += ']';
+  } else if (key == "solution") {
+    out += '[';
+    for (std::size_t i = 0; i < t.solution().size(); ++i) {
+      if (i) out += ',';
+      put_number(out, t.solution()[i]);
+    }
+    out += ']';
+  } else if (key == "trace_limit") {
+    put_number(out, t.limit());
+  } else {  // trace_truncated
+    out += t.truncated() ? "true" : "false";
   }
-  // Children by parent, in generation order (counting sort on the parent id).
-  std::vector<std::uint32_t> first(nodes.size() + 1, 0), kids(nodes.size());
-  for (const auto& n : nodes)
-    if (n.parent != search::Trace::kNone) ++first[n.parent + 1];
-  for (std::size_t i = 1; i < first.size(); ++i) first[i] += first[i - 1];
-  std::vector<std::uint32_t> fill(first.begin(), first.end() - 1);
-  for (std::size_t i = 0; i < nodes.size(); ++i)
-    if (nodes[i].parent != search::Trace::kNone) kids[fill[nodes[i].parent]++] = static_cast<std::uint32_t>(i);
-  json process = json::array();
-  for (const auto& e : t.expansions()) {
-    json children(std::vector<std::uint32_t>(kids.begin() + first[e.parent], kids.begin() + first[e.parent + 1]));
-    process.push_back({{"parent", e.parent}, {"children", std::move(children)}, {"iteration", e.iteration}});
+}
+
+}  // namespace
+
+std::string json_text(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+std::string solve_document(const json& head, const search::Trace* trace, const Board& board) {
+  if (!trace) return json_text(head);
+  // Sorted, as nlohmann::json orders an object's keys: the document reads as if the trace had
+  // been added to `head` as json values, without the kilobyte or so each node costs as one.
+  static constexpr std::array<std::string_view, 5> kTraceKeys{"data", "process", "solution", "trace_limit",
+                                                              "trace_truncated"};
+  std::string out;
+  out.reserve(static_cast<std::size_t>(trace->nodes().size() * search::Trace::document_bytes_per_node(board.cells())) +
+              4096);
+  out += '{';
+  std::size_t next = 0;
+  const auto put_key = [&](std::string_view key) {
+    if (out.size() > 1) out += ',';
+    out += json_text(json(key));
+    out += ':';
+  };
+  const auto put_trace_keys_before = [&](const std::string* bound) {
+    for (; next < kTraceKeys.size() && (!bound || kTraceKeys[next] < *bound); ++next) {
+      put_key(kTraceKeys[next]);
+      put_trace_member(out, kTraceKeys[next], *trace, board);
+    }
+  };
+  for (auto it = head.begin(); it != head.end(); ++it) {
+    if (std::ranges::find(kTraceKeys, it.key()) != kTraceKeys.end())
+      throw std::logic_error("solve_document: the head has the trace's key " + it.key());
+    put_trace_keys_before(&it.key());
+    put_key(it.key());
+    out += json_text(it.value());
   }
-  j["data"] = std::move(data);
-  j["process"] = std::move(process);
-  j["solution"] = t.solution();
-  j["trace_truncated"] = t.truncated();
-  j["trace_limit"] = t.limit();
+  put_trace_keys_before(nullptr);
+  out += '}';
+  return out;
 }
 
 void write_file_atomic(const std::string& file, const std::string& text) {

@@ -35,9 +35,15 @@ double mean_depth(const DistanceTable& t);
 // the radius): the answer of `stats --json` and /api/stats.
 nlohmann::json stats_json(const DistanceTable& t, const State& goal, const std::vector<State>& farthest);
 
-// Adds the trace to `j`: data [{id, state, g, h, f, parent, dup?}], process [{parent, children,
-// iteration}], solution [ids], trace_truncated, trace_limit.
-void add_trace_json(nlohmann::json& j, const search::Trace& t, const Board& board);
+// `j` as compact JSON text (invalid UTF-8 replaced): how every JSON answer is written.
+std::string json_text(const nlohmann::json& j);
+
+// The answer of `solve --trace` and /api/solve?trace=1: `head` (solve_json) with, when `trace` is
+// given, the trace's members among its keys: data [{id, state, g, h, f, parent, step, dup?}],
+// process [{parent, children, iteration}], solution [ids], trace_truncated, trace_limit. The
+// trace is written straight as text, a few hundred bytes a node at most
+// (Trace::document_bytes_per_node), not built as json values first.
+std::string solve_document(const nlohmann::json& head, const search::Trace* trace, const Board& board);
 
 // Writes `text` to `file` atomically with the library's one writer (database.hpp:
 // write_atomically: a temporary file in the same folder, fsync, rename; a device or pipe in

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "cli/assets.hpp"
+#include "cli/report.hpp"
 #include "tilespace/errors.hpp"
 
 namespace tilespace::cli {
@@ -20,12 +21,14 @@ namespace {
 constexpr std::uint64_t kSmallBody = 16384;  // bytes of body a request other than a batch may carry
 constexpr std::size_t kGzipFrom = 1024;      // smaller JSON goes as it is
 
-HttpResponse json_response(int status, const json& j) {
+HttpResponse json_response(int status, std::string text) {
   HttpResponse r;
   r.status = status;
-  r.body = j.dump(-1, ' ', false, json::error_handler_t::replace);
+  r.body = std::move(text);
   return r;
 }
+
+HttpResponse json_response(int status, const json& j) { return json_response(status, json_text(j)); }
 
 std::string content_type(std::string_view path) {
   const auto dot = path.rfind('.');

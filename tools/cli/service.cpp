@@ -133,7 +133,7 @@ std::string Service::batch(const HttpRequest& req, HttpFields& headers) {
   return out;
 }
 
-json Service::solve(const HttpRequest& req) {
+std::string Service::solve(const HttpRequest& req) {
   const Params p(req, {"start", "goal", "board", "algorithm", "heuristic", "pattern", "trace", "weight",
                        "depth_limit", "max_nodes", "max_seconds", "max_memory", "trace_limit", "automaton"});
   const Problem pr = parse_pair(p, true);
@@ -167,6 +167,8 @@ json Service::solve(const HttpRequest& req) {
     plan = search::plan_solve(q, ctx);
   } catch (const InputError& e) {
     throw http_error(e);
+  } catch (const ResourceError& e) {  // a trace that cannot fit: the request asks too much
+    throw HttpError(400, "trace_limit", std::string("trace_limit: ") + e.what());
   }
   search::SolveOptions o = search::solve_options(plan);
   std::string heuristic = plan.heuristic;
@@ -205,9 +207,7 @@ json Service::solve(const HttpRequest& req) {
   } slot{solves_};
   const search::Result r = search::solve(s, pr.goal, o);
 
-  json j = solve_json(s, pr.goal, plan.algorithm, heuristic, r, t);
-  if (trace) add_trace_json(j, *trace, s.board);
-  return j;
+  return solve_document(solve_json(s, pr.goal, plan.algorithm, heuristic, r, t), trace ? &*trace : nullptr, s.board);
 }
 
 json Service::stats(const HttpRequest& req) {

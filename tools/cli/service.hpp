@@ -43,7 +43,7 @@ class Service {
   // The endpoints' answers (tools/viewer/API.md).
   nlohmann::json info() const;
   nlohmann::json query(const HttpRequest& req);
-  nlohmann::json solve(const HttpRequest& req);
+  std::string solve(const HttpRequest& req);  // JSON text (report.hpp: solve_document)
   nlohmann::json stats(const HttpRequest& req);
   nlohmann::json random(const HttpRequest& req);
   // POST /api/query: the body's "START [GOAL]" lines answered one per line, exactly as

@@ -304,9 +304,7 @@ int cmd_solve(Common& c, const std::optional<std::string>& start_arg, const Solv
     // Exact distances along the path when the goal's table is at hand (built, or small to build).
     const DistanceTable* t = o.table;
     if (!t && solvable(s, p.goal) && s.board.cells() <= 10) t = &store.table(p.goal.board, p.goal.blank);
-    json j = solve_json(s, p.goal, plan.algorithm, heuristic, r, t);
-    add_trace_json(j, *trace, s.board);
-    write_file_atomic(f.trace, j.dump());
+    write_file_atomic(f.trace, solve_document(solve_json(s, p.goal, plan.algorithm, heuristic, r, t), &*trace, s.board));
   }
   return report_solve(c, p, f, plan, heuristic, r);
 }

@@ -38,6 +38,21 @@ class Trace {
 
   explicit Trace(std::size_t limit) : limit_(limit) {}
 
+  // The most text one node adds to the written trace (cli/report.cpp: solve_document): its data
+  // entry (109 characters besides its tiles, 3 a tile), its entry among the expansions (59), its
+  // id among its parent's children and in the solution (11 each).
+  static constexpr std::uint64_t document_bytes_per_node(int cells) noexcept {
+    return 109 + 3 * static_cast<std::uint64_t>(cells) + 59 + 2 * 11;
+  }
+  // The most memory one recorded node costs from the search to the written document: its Node and
+  // an Expansion, twice over for the vectors' growth, the writer's three index arrays, and its text
+  // twice over (the document, and the copy a file write or an HTTP answer may make). A trace of
+  // `limit` nodes is refused up front when `limit` of these pass the search's memory limit
+  // (search::plan_solve).
+  static constexpr std::uint64_t bytes_per_node(int cells) noexcept {
+    return 2 * (sizeof(Node) + sizeof(Expansion)) + 3 * sizeof(std::uint32_t) + 2 * document_bytes_per_node(cells);
+  }
+
   // A generated node; returns its id, or kNone once the trace is full (it then stays full).
   std::uint32_t node(std::uint64_t packed, std::uint32_t parent, int g, int h, bool dup = false) {
     if (truncated_) return kNone;
