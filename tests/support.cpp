@@ -13,6 +13,8 @@
 #define XXH_VECTOR 0    // scalar: the same hashes, without GCC 12's AVX-512 false warnings
 #include <xxhash.h>
 
+#include <catch2/catch.hpp>
+
 namespace testing {
 
 TempDir::TempDir() {
@@ -46,6 +48,12 @@ RunResult run_cli(const std::string& args, const std::filesystem::path& cwd, con
   r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   r.out = read_file(io / "out");
   r.err = read_file(io / "err");
+  // Under a sanitizer build (tools/dev.sh test: ASan+UBSan, TSan) the command's own report fails
+  // the test, whatever its exit code: a test expecting exit 1 must not pass on ASan's exit 1.
+  for (const char* report : {"ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:",
+                             "WARNING: ThreadSanitizer"})
+    if (r.err.find(report) != std::string::npos)
+      FAIL("tilespace " << args << ": the sanitizer reported a fault:\n" << r.err);
   return r;
 }
 

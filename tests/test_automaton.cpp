@@ -311,7 +311,7 @@ TEST_CASE("automaton: count_paths without a machine is brute force and the machi
 }
 
 // One test case for the default machine, which takes 15 s to build: ctest runs each case apart.
-TEST_CASE("automaton: the default machine is safe - every optimal length survives", "[automaton][safety]") {
+TEST_CASE("automaton: the default machine is safe - every optimal length survives", "[automaton][safety][slow]") {
   const MoveAutomaton& fsm = machine(MoveAutomaton::kDefaultDepth);
   // Every start and every goal of the boards of at most 8 cells: the product BFS.
   for (const Board& b : {Board(2, 2), Board(2, 3), Board(3, 2), Board(2, 4), Board(4, 2)}) {
@@ -332,7 +332,7 @@ TEST_CASE("automaton: the default machine is safe - every optimal length survive
   }
 }
 
-TEST_CASE("automaton: safe on 3x3 at depth 8 - every optimal length survives (product BFS)", "[automaton][safety]") {
+TEST_CASE("automaton: safe on 3x3 at depth 8 - every optimal length survives (product BFS)", "[automaton][safety][slow]") {
   // Depth 8 (40 forbidden strings): 33 million pairs, 4 s. The product of 181440 states and a
   // deeper machine's states takes longer than a unit test should (depth 10: 48 million pairs,
   // 11 s; depth 12: 70 million, 21 s); the default machine is checked on 3x3 by the shortlex test.

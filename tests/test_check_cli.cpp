@@ -694,7 +694,7 @@ TEST_CASE("check cli: 4x4 lines are checked against pattern databases", "[checkc
 
 // ---- 5. performance sanity ----
 
-TEST_CASE("check cli: 20000 generated optimal answers check ok in well under 10 s", "[checkcli]") {
+TEST_CASE("check cli: 20000 generated optimal answers check ok in well under 10 s", "[checkcli][timing]") {
   Folder f;
   RunResult r = run_to(f.path(), "states.txt", "random --count 20000 --seed 1");
   REQUIRE(r.rc == 0);

@@ -445,7 +445,7 @@ std::vector<std::string> temporaries(const std::filesystem::path& dir) {
 
 }  // namespace
 
-TEST_CASE("cli: build --resume killed at random moments ends with the same database", "[two-bit][checkpoint][cli][kill]") {
+TEST_CASE("cli: build --resume killed at random moments ends with the same database", "[two-bit][checkpoint][cli][kill][slow]") {
   TempDir dir;
   const Board b(3, 4);
   const Ranker ranker(b, 11);

@@ -128,7 +128,7 @@ TEST_CASE("pattern databases guide every algorithm to the optimal length on 15-p
   }
 }
 
-TEST_CASE("24-puzzle scrambles: every method gives the same optimal length", "[framework][pdb][5x5]") {
+TEST_CASE("24-puzzle scrambles: every method gives the same optimal length", "[framework][pdb][5x5][threads]") {
   TempStore temp;
   pdb::PdbStore& store = temp.store;
   const State goal = canonical_goal(Board(5, 5), 0);
@@ -196,7 +196,7 @@ TEST_CASE("verify and compare take pattern-database heuristics and the hybrid se
   for (const auto& row : rows) CHECK(row["length"] == 31);
 }
 
-TEST_CASE("the automaton and the hybrid search never lose optimality on every 8-puzzle and 2x4 state", "[framework][automaton]") {
+TEST_CASE("the automaton and the hybrid search never lose optimality on every 8-puzzle and 2x4 state", "[framework][automaton][slow]") {
   // Every state to the goal: IDA* pruned by a depth-14 machine, and A*+IDA* with a few dozen A*
   // nodes (so its IDA* phase runs below a frontier) on two threads, against the exact table.
   const MoveAutomaton fsm = MoveAutomaton::build(14);

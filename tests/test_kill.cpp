@@ -107,7 +107,7 @@ const std::vector<Writer>& writers() {
 }  // namespace
 
 TEST_CASE("kill: every writer killed at random moments leaves only whole files, and the next run cleans up",
-          "[kill][cli]") {
+          "[kill][cli][slow]") {
   std::mt19937_64 rng(20261203);
   for (const Writer& w : writers()) {
     SECTION(w.what) {

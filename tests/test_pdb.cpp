@@ -182,7 +182,7 @@ TEST_CASE("pattern databases equal a naive 0-1 search", "[pdb]") {
   check_against_naive(canonical_goal(Board(4, 4), 0), Pattern{{1, 4, 5}});
 }
 
-TEST_CASE("pattern database builds are deterministic across thread counts", "[pdb]") {
+TEST_CASE("pattern database builds are deterministic across thread counts", "[pdb][threads]") {
   const State goal = canonical_goal(Board(4, 4), 0);
   const Pattern p{{10, 11, 13, 14, 15}};
   BuildOptions one, two;
@@ -284,7 +284,7 @@ TEST_CASE("pattern database files round-trip and reject foreign or corrupt files
                     Catch::Contains("not a pattern database"));
 }
 
-TEST_CASE("6-6-3 and 5-5-5 never overestimate Korf's instances and 6-6-3 solves the quickest to their published lengths", "[pdb][korf]") {
+TEST_CASE("6-6-3 and 5-5-5 never overestimate Korf's instances and 6-6-3 solves the quickest to their published lengths", "[pdb][korf][slow]") {
   const Board board(4, 4);
   const State goal = canonical_goal(board, 0);
   const auto korf = read_instances("korf100.tsv", board);

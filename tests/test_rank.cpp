@@ -225,7 +225,7 @@ TEST_CASE("Ranker round trip rank(unrank(i)) == i on small boards, every goal bl
   }
 }
 
-TEST_CASE("Ranker is a bijection from the reachable states onto 0 .. size()-1", "[rank]") {
+TEST_CASE("Ranker is a bijection from the reachable states onto 0 .. size()-1", "[rank][slow]") {
   for (const auto& [w, h] : std::vector<std::pair<int, int>>{{2, 2}, {2, 3}, {3, 2}, {2, 4}, {4, 2}}) {
     const Board b(w, h);
     for (int gb = 0; gb < b.cells(); ++gb) check_bijection(b, gb);
@@ -261,7 +261,7 @@ TEST_CASE("Ranker with a non-canonical goal (Labelling)", "[rank]") {
   CHECK(r.rank(gs, goal.blank) == 4);
 }
 
-TEST_CASE("Ranker sampled round trips on boards of 8 cells and more", "[rank]") {
+TEST_CASE("Ranker sampled round trips on boards of 8 cells and more", "[rank][slow]") {
   std::mt19937_64 rng(2024);
   for (const auto& [w, h] : std::vector<std::pair<int, int>>{{4, 4}, {3, 4}, {4, 3}, {2, 6}, {6, 2}, {2, 8}, {8, 2},
                                                                {2, 5}, {5, 2}, {3, 5}, {5, 3}, {2, 7}, {7, 2}}) {

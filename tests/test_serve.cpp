@@ -137,7 +137,7 @@ TEST_CASE("serve: query, stats and random agree with an independent BFS and the 
   REQUIRE(srv.stop() == 0);
 }
 
-TEST_CASE("serve: solve returns optimal paths and the search tree, within the request's budget", "[serve]") {
+TEST_CASE("serve: solve returns optimal paths and the search tree, within the request's budget", "[serve][timing]") {
   testing::TempDir dir;
   Server srv(dir.path, {"--max-nodes", "2000000000"});  // so that max_seconds below is what stops iddfs
   httplib::Client cli("127.0.0.1", srv.port());
@@ -247,6 +247,7 @@ TEST_CASE("serve: bad requests get a JSON error naming the parameter, and the se
       {"/api/solve?" + ok + "&depth_limit=99999", "depth_limit"},
       {"/api/solve?" + ok + "&trace=yes", "trace"},
       {"/api/solve?" + ok + "&trace_limit=1001", "trace_limit"},
+      {"/api/solve?" + ok + "&trace=1&trace_limit=1000&max_memory=100K", "trace_limit"},  // cannot fit
       {"/api/solve?board=5x5&algorithm=table&start=1+2+3+4+5+6+7+8+9+10+11+12+13+14+15+16+17+18+19+20+21+22+23+24+0", "algorithm"},
       {"/api/solve?board=5x5&trace=1&start=1+2+3+4+5+6+7+8+9+10+11+12+13+14+15+16+17+18+19+20+21+22+23+24+0", "trace"},
       {"/api/stats?board=0x3", "board"},
@@ -408,6 +409,26 @@ TEST_CASE("cli: solve --trace writes the viewer's trace atomically, and refuses 
   REQUIRE(r.rc == 0);
   REQUIRE(json::parse(testing::read_file(file))["data"].size() == 10);
 
+  // The trace is written as text, not built as json values: it reads back to the same bytes, as
+  // if nlohmann::json had written it (keys sorted, compact).
+  r = testing::run_cli("solve -a idastar --trace " + file + " --trace-limit 3000 '8 6 7 2 5 4 3 0 1'", dir.path);
+  REQUIRE(r.rc == 0);
+  const std::string text = testing::read_file(file);
+  const json doc = json::parse(text);
+  REQUIRE(doc["data"].size() == 3000);
+  REQUIRE(doc["trace_truncated"] == true);
+  REQUIRE(doc.dump() == text);
+
+  // A trace that could not fit the memory limit is refused before the search: exit 4, no file.
+  std::filesystem::remove(file);
+  r = testing::run_cli("solve -a bfs --trace " + file + " --trace-limit 10000000 --max-memory 1G '8 6 7 2 5 4 3 0 1'", dir.path);
+  REQUIRE(r.rc == 4);
+  using Catch::Matchers::Contains;
+  REQUIRE_THAT(r.err, Contains("a trace of up to 10000000 nodes on 3x3 needs up to") && Contains("GiB of memory") &&
+                          Contains("memory limit of 1.0 GiB"));
+  REQUIRE(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  REQUIRE(!std::filesystem::exists(file));
+
   // Pattern databases are traced like any heuristic; aidastar records no trace.
   r = testing::run_cli("solve --heuristic pdb:4-4 --trace " + file + " '2 4 3 7 1 6 0 5 8'", dir.path);
   REQUIRE(r.rc == 0);
@@ -433,7 +454,7 @@ TEST_CASE("cli: serve refuses a bad port or a port in use with exit 2", "[serve]
   REQUIRE(srv.stop() == 0);
 }
 
-TEST_CASE("serve: searches beyond --max-solves get 503 while queries go on", "[serve]") {
+TEST_CASE("serve: searches beyond --max-solves get 503 while queries go on", "[serve][timing]") {
   testing::TempDir dir;
   Server srv(dir.path, {"--max-solves", "1", "--max-nodes", "2000000000"});
   std::atomic<int> first_status{0};
@@ -600,7 +621,7 @@ int open_socket(int port) {
 
 }  // namespace
 
-TEST_CASE("serve: idle, byte-at-a-time and hostile clients cannot stall the others", "[serve]") {
+TEST_CASE("serve: idle, byte-at-a-time and hostile clients cannot stall the others", "[serve][timing]") {
   testing::TempDir dir;
   // One I/O thread and one worker: a thread-per-connection server would be stalled by one client.
   Server srv(dir.path, {"--io-threads", "1", "--workers", "1"});

@@ -155,7 +155,7 @@ TEST_CASE("solvable matches brute force for every start on 2x4 and 4x2", "[solva
   }
 }
 
-TEST_CASE("solvable matches brute force on 3x3", "[solvable]") {
+TEST_CASE("solvable matches brute force on 3x3", "[solvable][slow]") {
   const Board b(3, 3);
   std::mt19937_64 rng(31337);
   SECTION("every start, canonical and snail goals") {

@@ -200,13 +200,13 @@ State near_goal(const State& goal, int moves, std::mt19937_64& rng) { return tes
 // ---------------------------------------------------------------------------------------------
 // 1. The two-bit engine equals the byte engine.
 
-TEST_CASE("two-bit tables equal byte tables for every goal blank on boards of up to 9 cells", "[two-bit][engine]") {
+TEST_CASE("two-bit tables equal byte tables for every goal blank on boards of up to 9 cells", "[two-bit][engine][slow]") {
   std::mt19937_64 rng(2101);
   for (const auto& b : {Board(2, 2), Board(2, 3), Board(3, 2), Board(2, 4), Board(4, 2), Board(3, 3)})
     for (int blank = 0; blank < b.cells(); ++blank) check_same_as_bytes(b, blank, true, rng);
 }
 
-TEST_CASE("two-bit tables equal byte tables on 2x5 and 5x2, corner and inner goal blanks", "[two-bit][engine]") {
+TEST_CASE("two-bit tables equal byte tables on 2x5 and 5x2, corner and inner goal blanks", "[two-bit][engine][slow]") {
   std::mt19937_64 rng(2102);
   // Every rank's depth by descent on the corner goals; every 7th rank on the others (every
   // field is compared on all of them).

@@ -3,7 +3,9 @@
 #
 #   tools/dev.sh demo   build, then build the 8-puzzle databases (every goal) and answer one query
 #   tools/dev.sh test   build, then run every test (ctest, including the viewer in headless
-#                       Chromium) and exit with its status
+#                       Chromium), then the sanitizers and fuzzers (tools/sanitize.sh: the tests
+#                       under ASan+UBSan, every fuzz target for 20 s, the parallel engines' tests
+#                       under TSan); exits non-zero if anything failed
 #
 # Works from any directory; everything happens in the repository root.
 set -euo pipefail
@@ -81,8 +83,13 @@ case "$task" in
     ;;
   test)
     status=0
-    # -j1: the big BFS tests need the whole memory bandwidth.
-    ctest --test-dir build --output-on-failure -j1 || status=$?
+    start=$SECONDS
+    # Two at a time; the tests that need both cores, the whole memory bandwidth or quiet timing run
+    # alone (RUN_SERIAL, tests/CMakeLists.txt).
+    ctest --test-dir build --output-on-failure -j"$(nproc)" || status=$?
+    echo "dev.sh: Release tests: $([[ $status -eq 0 ]] && echo ok || echo FAILED) in $((SECONDS - start)) s" >&2
+    run tools/sanitize.sh all || status=1
+    echo "dev.sh: test: $([[ $status -eq 0 ]] && echo 'everything passed' || echo FAILED) in $SECONDS s" >&2
     exit "$status"
     ;;
 esac

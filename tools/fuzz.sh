@@ -4,6 +4,8 @@
 #
 #   tools/fuzz.sh [SECONDS]
 #
+# FUZZ_JOBS (default: the number of cores) targets run at a time. tools/dev.sh test runs it with
+# the default 20 s (tools/sanitize.sh), so a regression any seed or a short run finds fails CI.
 # Exits non-zero, naming the target, if any target finds a crash, a leak, a timeout (an input
 # taking over 10 s), undefined behaviour or a failed property; the input that did it is kept as
 # build-fuzz/fuzz-runs/<target>/crash-* (or leak-*, timeout-*, oom-*) for `build-fuzz/tests/fuzz/<target> FILE`.
@@ -28,23 +30,50 @@ for src in tests/fuzz/fuzz_*.cpp; do
   targets+=("$(basename "$src" .cpp)")
 done
 
-failed=()
-for t in "${targets[@]}"; do
-  work=$build/fuzz-runs/$t
+# One target's run; its summary line goes to stderr, its status is the target's verdict.
+run_target() {
+  local t=$1 work=$build/fuzz-runs/$1
   rm -rf "$work"
   mkdir -p "$work/corpus"
   cp -r tests/fuzz/corpus/"$t"/. "$work/corpus/"
-  args=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
-        -artifact_prefix="$work/")
+  local args=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
+              -artifact_prefix="$work/")
   [[ -f tests/fuzz/$t.dict ]] && args+=(-dict="tests/fuzz/$t.dict")
-  echo "fuzz.sh: $t for ${seconds} s" >&2
   if "$build/tests/fuzz/$t" "${args[@]}" "$work/corpus" >"$work/log" 2>&1; then
-    grep -E '^stat::number_of_executed_units|^#[0-9]+.*DONE' "$work/log" | tail -n 1 >&2 || true
+    # "#<runs> DONE cov: <edges> ft: <features> corp: <inputs>/<bytes> ... exec/s: <rate> rss: <MB>"
+    echo "fuzz.sh: $t: $(grep -E '^#[0-9]+.*DONE' "$work/log" | tail -n 1)" >&2
   else
-    echo "fuzz.sh: $t FAILED (log: $work/log):" >&2
-    grep -E 'ERROR|SUMMARY|fuzz property failed|Test unit written' "$work/log" | head -n 20 >&2 || true
-    failed+=("$t")
+    { echo "fuzz.sh: $t FAILED (log: $work/log):"
+      grep -E 'ERROR|SUMMARY|fuzz property failed|Test unit written' "$work/log" | head -n 20 || true; } >&2
+    return 1
   fi
+}
+
+# FUZZ_JOBS targets at a time (default: one per core).
+jobs=${FUZZ_JOBS:-$(nproc)}
+echo "fuzz.sh: ${#targets[@]} targets, ${seconds} s each, ${jobs} at a time" >&2
+declare -A running=()  # pid -> target
+failed=()
+reap() {
+  local pid
+  for pid in "${!running[@]}"; do
+    if ! kill -0 "$pid" 2>/dev/null; then
+      wait "$pid" || failed+=("${running[$pid]}")
+      unset "running[$pid]"
+    fi
+  done
+}
+for t in "${targets[@]}"; do
+  while [[ ${#running[@]} -ge $jobs ]]; do
+    wait -n || true
+    reap
+  done
+  run_target "$t" &
+  running[$!]=$t
+done
+while [[ ${#running[@]} -gt 0 ]]; do
+  wait -n || true
+  reap
 done
 
 if [[ ${#failed[@]} -gt 0 ]]; then

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The sanitizer half of `tools/dev.sh test` (which has installed clang and libFuzzer by then).
+#
+#   tools/sanitize.sh [address|fuzz|thread|all]     (default: all, in that order)
+#
+#   address  build-fuzz/ (clang): the library, the command and the Catch2 tests with ASan+UBSan
+#            (and the fuzzers' coverage instrumentation, so the one folder also builds the fuzz
+#            targets); runs the tests except the long ones (tests/CMakeLists.txt says which), two
+#            at a time. Any report aborts the process: UBSan does not recover, and a command that
+#            a test runs fails the test on a report whatever its exit code (tests/support.cpp).
+#   fuzz     every libFuzzer target for FUZZ_SECONDS (default 20) on its seeds (tools/fuzz.sh).
+#   thread   build-tsan/ (clang): the library, the command and the tests with TSan; runs the
+#            parallel engines' tests ([threads]) with the oneTBB suppressions.
+#
+# Both folders are compiled at -O1 (the tests' own code at -O0; cmake/flags.cmake). Each stage
+# prints its wall time. Exits non-zero if any stage fails, after running the others.
+set -euo pipefail
+
+what=${1:-all}
+case "$what" in
+  address | fuzz | thread | all) ;;
+  *)
+    echo "usage: $0 [address|fuzz|thread|all]" >&2
+    exit 2
+    ;;
+esac
+
+cd -P -- "$(dirname -- "${BASH_SOURCE[0]}")/.."
+jobs=$(nproc)
+status=0
+
+stage() {
+  local name=$1 start=$SECONDS rc=0
+  shift
+  echo "sanitize.sh: $name" >&2
+  "$@" || rc=$?
+  echo "sanitize.sh: $name: $([[ $rc -eq 0 ]] && echo ok || echo "FAILED (exit $rc)") in $((SECONDS - start)) s" >&2
+  [[ $rc -eq 0 ]] || status=1
+  return 0
+}
+
+address() {
+  cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DTILESPACE_FUZZ=ON -DTILESPACE_TESTS=ON \
+        -DTILESPACE_MPI=OFF >/dev/null
+  cmake --build build-fuzz -j"$jobs" --target tilespace_tests fuzz
+  ctest --test-dir build-fuzz --output-on-failure -j"$jobs"
+}
+
+fuzz() {
+  # The targets are built by `address` (the same folder); fuzz.sh builds what is missing.
+  tools/fuzz.sh "${FUZZ_SECONDS:-20}"
+}
+
+thread() {
+  cmake -S . -B build-tsan -DCMAKE_CXX_COMPILER=clang++ -DTILESPACE_SANITIZE=thread -DTILESPACE_MPI=OFF >/dev/null
+  cmake --build build-tsan -j"$jobs" --target tilespace_tests
+  ctest --test-dir build-tsan --output-on-failure
+}
+
+[[ $what == all || $what == address ]] && stage "ASan+UBSan: build and tests (build-fuzz)" address
+[[ $what == all || $what == fuzz ]] && stage "libFuzzer: every target for ${FUZZ_SECONDS:-20} s" fuzz
+[[ $what == all || $what == thread ]] && stage "TSan: build and the [threads] tests (build-tsan)" thread
+exit "$status"
