@@ -17,6 +17,7 @@
 #include "support.hpp"
 #include "tilespace/errors.hpp"
 #include "tilespace/search/registry.hpp"
+#include "tilespace/search/trace.hpp"
 
 using namespace tilespace;
 using namespace tilespace::search;
@@ -120,6 +121,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       fuzz::check(p.limits.max_seconds > 0 && p.limits.max_seconds <= ctx.max_seconds_ceiling, "max seconds above the ceiling");
     if (ctx.max_bytes_ceiling) fuzz::check(p.limits.max_bytes <= ctx.max_bytes_ceiling, "max bytes above the ceiling");
     if (q.trace_limit) fuzz::check(q.trace, "a trace limit without a trace");
+    if (p.trace && p.limits.max_bytes)
+      fuzz::check(p.trace_limit * Trace::bytes_per_node(ctx.board.cells()) <= p.limits.max_bytes,
+                  "a trace that cannot fit the memory limit was planned");
+  } catch (const ResourceError& e) {  // only a trace too big for the memory limit (or the machine)
+    const std::string what = e.what();
+    fuzz::check(q.trace && what.find("a trace of up to ") == 0,
+                "plan_solve: a ResourceError that is not a trace refusal: " + what);
   } catch (const InputError& e) {
     fuzz::check(e.about == InputError::About::option || e.about == InputError::About::board,
                 std::string("plan_solve: an error about neither an option nor the board: ") + e.what());

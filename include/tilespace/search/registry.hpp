@@ -97,7 +97,9 @@ struct SolvePlan {
 // The default search where the exact table is not at hand (the fastest measured for the board).
 std::string default_search(const Board& board);
 
-// Validates `request` and fills in defaults (throws InputError about the option at fault).
+// Validates `request` and fills in defaults (throws InputError about the option at fault, and
+// ResourceError for a trace whose `trace_limit` nodes could not fit the memory limit, or without
+// one the machine's memory: Trace::bytes_per_node).
 SolvePlan plan_solve(const SolveRequest& request, const PlanContext& context);
 
 // ---- strict numbers from option text (shared by every front end) ----
