@@ -12,7 +12,16 @@ option(TILESPACE_NATIVE "Optimise for the building machine's CPU" ON)
 # Sanitizers: address (ASan+UBSan) or thread (TSan); empty for none.
 set(TILESPACE_SANITIZE "" CACHE STRING "address | thread | empty")
 
+# Position-independent code everywhere, so the library links into the Python module (a shared
+# object) as well as into the command. With -fno-semantic-interposition, GCC still inlines and
+# calls directly within the library as it does for an executable (clang does by default); the
+# linker relaxes the remaining GOT and PLT references in executables.
+set(CMAKE_POSITION_INDEPENDENT_CODE ON)
+
 add_library(tilespace_flags INTERFACE)
+if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+  target_compile_options(tilespace_flags INTERFACE -fno-semantic-interposition)
+endif()
 if(TILESPACE_NATIVE)
   target_compile_options(tilespace_flags INTERFACE -march=native)
 endif()

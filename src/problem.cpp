@@ -74,9 +74,17 @@ Problem parse_problem(const ProblemText& t) {
   std::optional<Board> board = parse_board(t.board);
   Problem p;
   if (t.start && labelled(t)) {
-    if (t.goal.empty())
+    if (t.goal.empty()) {
+      if (t.blank.empty()) {  // names in the start alone: most likely a mistake, worded as resolve_start does
+        try {
+          parse_state(*t.start, board);
+        } catch (const InputError& e) {
+          throw InputError(About::start, e.detail + " (named tiles need --goal with the same names)");
+        }
+      }
       throw InputError(About::start, "named tiles need a goal with the same names (--goal), and the blank as 0, _ "
                                      "or . or named with --blank");
+    }
     LabelledPair lp = parse_labelled_pair(*t.start, t.goal, board, t.blank);
     p.board = lp.start.board;
     p.start = lp.start;

@@ -24,11 +24,13 @@ esac
 
 cd -P -- "$(dirname -- "${BASH_SOURCE[0]}")/.."
 
-# Debian packages the build needs; the tests also drive the viewer in Debian's headless Chromium,
-# and clang with libFuzzer builds the fuzz targets (tools/fuzz.sh).
+# Debian packages the build needs (the Python module: pybind11 and NumPy for Debian's python3; the
+# man page: help2man); the tests also run pytest, drive the viewer in Debian's headless Chromium,
+# and build the fuzz targets with clang and libFuzzer (tools/fuzz.sh).
 packages=(g++ cmake make pkg-config libtbb-dev libxxhash-dev catch2 libcli11-dev nlohmann-json3-dev
-          libcpp-httplib-dev libboost-dev zlib1g-dev libopenmpi-dev openmpi-bin)
-[[ $task == test ]] && packages+=(chromium clang libfuzzer-14-dev)
+          libcpp-httplib-dev libboost-dev zlib1g-dev libopenmpi-dev openmpi-bin
+          python3-dev pybind11-dev python3-pybind11 python3-numpy help2man)
+[[ $task == test ]] && packages+=(python3-pytest chromium clang libfuzzer-14-dev)
 # Node.js and npm install the viewer's npm packages (d3, playwright-core); any Node.js >= 18 will do.
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 

@@ -12,10 +12,12 @@
 
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
+#include "cli/completion.hpp"
 #include "cli/messages.hpp"
 #include "tilespace/errors.hpp"
 #include "tilespace/search/automaton.hpp"
 #include "tilespace/search/registry.hpp"
+#include "tilespace/version.hpp"
 
 using namespace tilespace;
 using namespace tilespace::cli;
@@ -26,7 +28,18 @@ int main(int argc, char** argv) {
   std::signal(SIGXFSZ, SIG_IGN);
   CLI::App app{"tilespace: exhaustive state spaces and optimal solutions of sliding-tile puzzles"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "tilespace 0.1.0");
+  app.set_version_flag("--version", std::string("tilespace ") + kVersion);
+  // Hidden (group ""): the bash completion script, made from the subcommands and options as
+  // registered below (cli/completion.hpp). A callback, like --version, so it needs no subcommand:
+  // it runs once the whole command is defined and parsing reaches it.
+  app.add_flag_callback(
+         "--bash-completion",
+         [&app] {
+           std::fputs(bash_completion(app).c_str(), stdout);
+           throw CLI::Success();
+         },
+         "Print the bash completion script")
+      ->group("");
   app.footer(
       "Exit codes (every command):\n"
       "  0  ok\n"
@@ -215,6 +228,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::Success& e) {  // --bash-completion
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::string msg = e.what();

@@ -102,33 +102,14 @@ class Oracle {
   std::map<std::string, search::SolveOptions> options_;
 };
 
-// What is kept of a line for --junit and --json (a few dozen bytes: a million lines fit).
-struct CheckLine {
-  std::uint64_t line = 0;
-  Verdict verdict = Verdict::ok;
-  int answered = -1, optimal = -1;
-  std::string error, error_text;  // a malformed line: in English, and for the person
-  std::string message;            // the verdict's reason in English (failed lines, or --json)
-  double seconds = 0;             // to decide it (JUnit's time)
-};
-
 }  // namespace
 
-int cmd_check(Common& c, const std::string& file, const CheckFlags& f) {
-  const Messages m(c.lang);
-  const double max_seconds = f.max_seconds ? search::parse_real("max-seconds", *f.max_seconds, 0, 1e9, true) : 60.0;
+CheckRun run_check(Common& c, const InputText& input, double max_seconds, Keep keep, const CheckLineSink& each) {
   const std::optional<Board> board = board_option(c);
   const std::optional<State> default_goal = goal_option(c);
-  const InputText input = read_input(file);
   Oracle oracle(c, max_seconds);
-
+  CheckRun run;
   const auto t0 = std::chrono::steady_clock::now();
-  std::vector<CheckLine> lines;  // kept for --junit and --json only
-  const bool keep = c.json || !f.junit.empty();
-  std::uint64_t counted = 0;
-  CheckSummary summary;
-  std::uint64_t malformed = 0;
-  std::string out;
   LineReader reader(input.text);
   std::string_view line;
   std::uint64_t no = 0;
@@ -138,6 +119,7 @@ int cmd_check(Common& c, const std::string& file, const CheckFlags& f) {
     cl.line = no;
     LineVerdict verdict;
     State goal;
+    std::optional<InputError> error;
     const auto line_t0 = std::chrono::steady_clock::now();
     try {
       // START <TAB> GOAL <TAB> ANSWER; GOAL may be empty (the default goal).
@@ -159,78 +141,94 @@ int cmd_check(Common& c, const std::string& file, const CheckFlags& f) {
       cl.verdict = verdict.verdict;
       cl.answered = verdict.answered;
       cl.optimal = verdict.optimal;
-      if (keep && (c.json || verdict.verdict != Verdict::ok)) cl.message = describe(verdict, goal);
-      summary.add(verdict);
+      if (keep == Keep::everything || (keep == Keep::failures && verdict.verdict != Verdict::ok))
+        cl.message = describe(verdict, goal);
+      run.summary.add(verdict);
     } catch (const InputError& e) {
+      error = e;
       cl.error = e.what();
-      cl.error_text = m.error(e);
-      ++malformed;
-      std::fprintf(stderr, "tilespace: %s%s%s\n", m.get("error").c_str(), m.colon().c_str(),
-                   m.error(e.at_line(input.name, no)).c_str());
+      ++run.malformed;
     }
-    if (!c.json) {
-      out += m.line_no(no);
-      if (!cl.error.empty()) {
-        out += m.get("malformed") + m.colon() + cl.error_text;
-      } else {
-        out += verdict.verdict == Verdict::ok          ? m.get("ok")
-               : verdict.verdict == Verdict::undecided ? m.get("undecided")
-                                                       : m.get("FAILED") + " " + m.get(verdict_name(verdict.verdict));
-        out += m.colon() + m.describe(verdict, goal);
-      }
-      out += '\n';
-      if (out.size() > (1 << 16)) {
-        std::fwrite(out.data(), 1, out.size(), stdout);
-        out.clear();
-      }
-    }
-    ++counted;
-    if (keep) lines.push_back(std::move(cl));
+    if (each) each(cl, error ? nullptr : &verdict, error ? &*error : nullptr, goal);
+    ++run.counted;
+    if (keep != Keep::nothing) run.lines.push_back(std::move(cl));
   }
-  if (counted == 0) throw InputError(InputError::About::file, "no answers in it", input.name);
-  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (run.counted == 0) throw InputError(InputError::About::file, "no answers in it", input.name);
+  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return run;
+}
+
+json check_json(const CheckRun& run) {
+  json verdicts = json::array();
+  for (const auto& l : run.lines) {
+    json j{{"line", l.line}};
+    if (!l.error.empty()) {
+      j["verdict"] = "malformed";
+      j["error"] = l.error;
+    } else {
+      j["verdict"] = verdict_name(l.verdict);
+      j["answered"] = l.answered < 0 ? json(nullptr) : json(l.answered);
+      j["optimal"] = l.optimal < 0 ? json(nullptr) : json(l.optimal);
+      j["message"] = l.message;
+    }
+    verdicts.push_back(std::move(j));
+  }
+  json by = json::object();
+  for (int v = 0; v < kVerdicts; ++v)
+    if (v != static_cast<int>(Verdict::ok)) by[verdict_name(static_cast<Verdict>(v))] = run.summary.by_verdict[v];
+  return json{{"lines", run.counted},       {"passed", run.summary.passed},  {"failed", run.failed()},
+              {"undecided", run.undecided()}, {"malformed", run.malformed},  {"failed_by_kind", by},
+              {"total_excess", run.summary.total_excess}, {"seconds", run.seconds}, {"verdicts", verdicts}};
+}
+
+int cmd_check(Common& c, const std::string& file, const CheckFlags& f) {
+  const Messages m(c.lang);
+  const double max_seconds = f.max_seconds ? search::parse_real("max-seconds", *f.max_seconds, 0, 1e9, true) : 60.0;
+  const InputText input = read_input(file);
+  // The lines are kept for --junit and --json only (--junit needs the messages of failures only);
+  // the text report is printed as they are decided.
+  const Keep keep = c.json ? Keep::everything : !f.junit.empty() ? Keep::failures : Keep::nothing;
+  std::string out;
+  auto print = [&](const CheckLine& cl, const LineVerdict* verdict, const InputError* error, const State& goal) {
+    if (error)
+      std::fprintf(stderr, "tilespace: %s%s%s\n", m.get("error").c_str(), m.colon().c_str(),
+                   m.error(error->at_line(input.name, cl.line)).c_str());
+    if (c.json) return;
+    out += m.line_no(cl.line);
+    if (error) {
+      out += m.get("malformed") + m.colon() + m.error(*error);
+    } else {
+      out += verdict->verdict == Verdict::ok          ? m.get("ok")
+             : verdict->verdict == Verdict::undecided ? m.get("undecided")
+                                                      : m.get("FAILED") + " " + m.get(verdict_name(verdict->verdict));
+      out += m.colon() + m.describe(*verdict, goal);
+    }
+    out += '\n';
+    if (out.size() > (1 << 16)) {
+      std::fwrite(out.data(), 1, out.size(), stdout);
+      out.clear();
+    }
+  };
+  const CheckRun run = run_check(c, input, max_seconds, keep, print);
   std::fwrite(out.data(), 1, out.size(), stdout);
 
-  const std::uint64_t undecided = summary.by_verdict[static_cast<int>(Verdict::undecided)];
-  const std::uint64_t failed = summary.failed() - undecided;
   if (c.json) {
-    json verdicts = json::array();
-    for (const auto& l : lines) {
-      json j{{"line", l.line}};
-      if (!l.error.empty()) {
-        j["verdict"] = "malformed";
-        j["error"] = l.error;
-      } else {
-        j["verdict"] = verdict_name(l.verdict);
-        j["answered"] = l.answered < 0 ? json(nullptr) : json(l.answered);
-        j["optimal"] = l.optimal < 0 ? json(nullptr) : json(l.optimal);
-        j["message"] = l.message;
-      }
-      verdicts.push_back(std::move(j));
-    }
-    json by = json::object();
-    for (int v = 0; v < kVerdicts; ++v)
-      if (v != static_cast<int>(Verdict::ok)) by[verdict_name(static_cast<Verdict>(v))] = summary.by_verdict[v];
-    std::puts(json{{"lines", counted}, {"passed", summary.passed}, {"failed", failed}, {"undecided", undecided},
-                   {"malformed", malformed}, {"failed_by_kind", by}, {"total_excess", summary.total_excess},
-                   {"seconds", secs}, {"verdicts", verdicts}}
-                  .dump()
-                  .c_str());
+    std::puts(check_json(run).dump().c_str());
   } else {
     std::string kinds;
     for (int v = 0; v < kVerdicts; ++v)
-      if (v != static_cast<int>(Verdict::ok) && v != static_cast<int>(Verdict::undecided) && summary.by_verdict[v])
-        kinds += (kinds.empty() ? "" : m.zh() ? "，" : ", ") + std::to_string(summary.by_verdict[v]) + " " +
+      if (v != static_cast<int>(Verdict::ok) && v != static_cast<int>(Verdict::undecided) && run.summary.by_verdict[v])
+        kinds += (kinds.empty() ? "" : m.zh() ? "，" : ", ") + std::to_string(run.summary.by_verdict[v]) + " " +
                  m.get(verdict_name(static_cast<Verdict>(v)));
-    std::printf("%s\n", m.check_summary(counted, summary.passed, failed, undecided, malformed, kinds,
-                                        summary.total_excess, secs)
+    std::printf("%s\n", m.check_summary(run.counted, run.summary.passed, run.failed(), run.undecided(), run.malformed,
+                                        kinds, run.summary.total_excess, run.seconds)
                             .c_str());
     std::fflush(stdout);
   }
   if (!f.junit.empty()) {
     std::vector<JUnitCase> cases;
-    cases.reserve(lines.size());
-    for (const auto& l : lines) {
+    cases.reserve(run.lines.size());
+    for (const auto& l : run.lines) {
       JUnitCase jc;
       jc.name = "line " + std::to_string(l.line);
       jc.classname = input.name;
@@ -249,9 +247,9 @@ int cmd_check(Common& c, const std::string& file, const CheckFlags& f) {
     write_file_atomic(f.junit, junit_xml("tilespace check " + input.name, cases));
   }
 
-  if (malformed) return kExitInput;
-  if (failed) return kExitUnreachable;
-  if (undecided) return kExitResource;
+  if (run.malformed) return kExitInput;
+  if (run.failed()) return kExitUnreachable;
+  if (run.undecided()) return kExitResource;
   return kExitOk;
 }
 

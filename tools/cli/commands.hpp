@@ -3,11 +3,18 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "cli/common.hpp"
+#include "tilespace/check.hpp"
+#include "tilespace/distance_table.hpp"
 #include "tilespace/search/registry.hpp"
+#include "tilespace/search/result.hpp"
+#include "tilespace/search/trace.hpp"
 
 namespace tilespace::cli {
 
@@ -59,6 +66,24 @@ int cmd_stats(Common& c, bool all_goals);
 // solve START (or --batch FILE): one instance, or many in parallel as JSON lines.
 int cmd_solve(Common& c, const std::optional<std::string>& start_arg, const SolveFlags& f);
 
+// One solve of `p` as `tilespace solve START` makes it, for the command and the Python module:
+// planned with the command line's defaults (the exact table where it is at hand), its databases
+// prepared through `sources` (`announce`: their loading time on stderr), with --threads, and
+// traced when the request asks.
+struct SolveOutcome {
+  search::SolvePlan plan;
+  std::string heuristic;  // as reported ("pdb:7-8" for plain "pdb")
+  search::Result result;
+  const DistanceTable* table = nullptr;  // the goal's table when the plan used it
+  std::unique_ptr<search::Trace> trace;  // when the plan asked for one
+};
+SolveOutcome solve_problem(Common& c, SearchSources& sources, const Problem& p, const search::SolveRequest& request,
+                           bool announce);
+// The answer of `solve --json`: result_json (report.hpp) with the path, and the tiles' names
+// when the problem named them.
+nlohmann::json solve_answer_json(const Problem& p, const std::string& algorithm, const std::string& heuristic,
+                                 const search::Result& r);
+
 // check.cpp
 // Options of `check` and `random` beyond the common ones, as given (checked strictly).
 struct CheckFlags {
@@ -70,6 +95,37 @@ struct RandomFlags {
 };
 // check FILE: verdict per answer line, summary, --junit; exit 1 if any line fails, 2 if one is malformed.
 int cmd_check(Common& c, const std::string& file, const CheckFlags& f);
+
+// What a check keeps of one line (for --junit, --json and the Python module: a few dozen bytes,
+// so a million lines fit).
+struct CheckLine {
+  std::uint64_t line = 0;
+  Verdict verdict = Verdict::ok;
+  int answered = -1, optimal = -1;
+  std::string error;    // a malformed line: the message, in English
+  std::string message;  // the verdict's reason in English (when kept)
+  double seconds = 0;   // to decide it (JUnit's time)
+};
+struct CheckRun {
+  std::vector<CheckLine> lines;  // as kept
+  CheckSummary summary;
+  std::uint64_t counted = 0, malformed = 0;
+  double seconds = 0;
+  std::uint64_t undecided() const { return summary.by_verdict[static_cast<int>(Verdict::undecided)]; }
+  std::uint64_t failed() const { return summary.failed() - undecided(); }
+};
+// Which lines a check keeps: none (the text report), with the reasons of failures (--junit), or
+// every line with its reason (--json, Python).
+enum class Keep { nothing, failures, everything };
+// Each line as it is decided, in order: its verdict, or for a malformed line the error (about the
+// line's field, not yet about the file's line), and the goal.
+using CheckLineSink = std::function<void(const CheckLine&, const LineVerdict*, const InputError*, const State& goal)>;
+// The one check of every front end: decides every START<TAB>GOAL<TAB>ANSWER line of `input` (the
+// optimum from the goal's table, or proven by pattern-database search within `max_seconds` a
+// line); InputError about the file when it holds no answer.
+CheckRun run_check(Common& c, const InputText& input, double max_seconds, Keep keep, const CheckLineSink& each = {});
+// The answer of `check --json`.
+nlohmann::json check_json(const CheckRun& run);
 // random: N start states, uniform over the reachable ones or at exactly --depth from the goal.
 int cmd_random(Common& c, const RandomFlags& f);
 

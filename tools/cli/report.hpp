@@ -31,8 +31,11 @@ nlohmann::json solve_json(const State& start, const State& goal, const std::stri
 // The mean distance to the goal over the table's states.
 double mean_depth(const DistanceTable& t);
 
+// How many states at the radius `stats`, /api/stats and the Python module list.
+inline constexpr std::size_t kFarthestListed = 1000;
+
 // board, goal, states, radius, histogram, mean, farthest_count and farthest (the given states at
-// the radius): the answer of `stats --json` and /api/stats.
+// the radius, at most kFarthestListed): the answer of `stats --json` and /api/stats.
 nlohmann::json stats_json(const DistanceTable& t, const State& goal, const std::vector<State>& farthest);
 
 // `j` as compact JSON text (invalid UTF-8 replaced): how every JSON answer is written.

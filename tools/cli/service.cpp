@@ -14,6 +14,7 @@
 #include "tilespace/random_states.hpp"
 #include "tilespace/search/heuristics.hpp"
 #include "tilespace/search/solve.hpp"
+#include "tilespace/version.hpp"
 
 namespace tilespace::cli {
 
@@ -77,7 +78,7 @@ json Service::info() const {
     h["needs_table"] = info->needs_table;
     h["pattern_database"] = info->pattern_database;
   }
-  return {{"version", "0.1.0"},
+  return {{"version", kVersion},
           {"algorithms", algs},
           {"heuristics", heus},
           {"limits",
@@ -219,7 +220,7 @@ json Service::stats(const HttpRequest& req) {
     if (const auto it = stats_cache_.find(key); it != stats_cache_.end()) return it->second;
   }
   const DistanceTable& t = need_table(pr.goal);
-  json j = stats_json(t, pr.goal, t.farthest(pr.goal, 1000));
+  json j = stats_json(t, pr.goal, t.farthest(pr.goal, kFarthestListed));
   std::lock_guard lock(cache_mu_);
   if (stats_cache_.size() >= 256) stats_cache_.clear();
   stats_cache_.emplace(key, j);

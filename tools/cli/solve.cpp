@@ -60,16 +60,12 @@ std::string no_path_line(const Messages& m, const search::Result& r, const searc
 // Prints one solve result (text or JSON), writes --result, plays --animate.
 int report_solve(const Common& c, const Problem& p, const SolveFlags& f, const search::SolvePlan& plan,
                  const std::string& heuristic, const search::Result& r) {
-  const State& s = *p.start;
   const Messages m(c.lang);
   // The result file first: it always describes this run, whatever is printed.
   if (!f.result.empty())
     write_result(f.result, r.solved ? r.path : std::vector<State>{}, p.labels, no_path_line(m, r, plan));
   if (c.json) {
-    json j = result_json(s, p.goal, plan.algorithm, heuristic, r);
-    j["path"] = path_json(r);
-    if (!p.labels.names.empty() && !p.labels.numeric()) j["labels"] = p.labels.names;
-    std::puts(j.dump().c_str());
+    std::puts(solve_answer_json(p, plan.algorithm, heuristic, r).dump().c_str());
     return solve_exit(r);
   }
   if (r.unreachable) {
@@ -285,28 +281,43 @@ int cmd_solve(Common& c, const std::optional<std::string>& start_arg, const Solv
   const Problem p = read_problem(c, start_arg.value_or("-"));  // no START: standard input
   search::SolveRequest request = f.request;
   request.trace = !f.trace.empty();
-  const search::SolvePlan plan = search::plan_solve(request, plan_context(c, p.goal));
-
-  const State& s = *p.start;
-  search::SolveOptions o = search::solve_options(plan);
-  o.threads = c.threads;
   SearchSources sources(c);
-  TableStore& store = sources.tables();
-  std::string heuristic = plan.heuristic;
-  if (solvable(s, p.goal)) heuristic = sources.prepare(plan, p.goal, o, true);
-  std::optional<search::Trace> trace;
-  if (plan.trace) {
-    trace.emplace(plan.trace_limit);
-    o.trace = &*trace;
-  }
-  const search::Result r = search::solve(s, p.goal, o);
-  if (trace) {
+  const SolveOutcome out = solve_problem(c, sources, p, request, true);
+  if (out.trace) {
     // Exact distances along the path when the goal's table is at hand (built, or small to build).
-    const DistanceTable* t = o.table;
-    if (!t && solvable(s, p.goal) && s.board.cells() <= 10) t = &store.table(p.goal.board, p.goal.blank);
-    write_file_atomic(f.trace, solve_document(solve_json(s, p.goal, plan.algorithm, heuristic, r, t), &*trace, s.board));
+    const State& s = *p.start;
+    const DistanceTable* t = out.table;
+    if (!t && solvable(s, p.goal) && s.board.cells() <= 10) t = &sources.tables().table(p.goal.board, p.goal.blank);
+    write_file_atomic(f.trace, solve_document(solve_json(s, p.goal, out.plan.algorithm, out.heuristic, out.result, t),
+                                              out.trace.get(), s.board));
   }
-  return report_solve(c, p, f, plan, heuristic, r);
+  return report_solve(c, p, f, out.plan, out.heuristic, out.result);
+}
+
+SolveOutcome solve_problem(Common& c, SearchSources& sources, const Problem& p, const search::SolveRequest& request,
+                           bool announce) {
+  SolveOutcome out;
+  out.plan = search::plan_solve(request, plan_context(c, p.goal));
+  const State& s = *p.start;
+  search::SolveOptions o = search::solve_options(out.plan);
+  o.threads = c.threads;
+  out.heuristic = out.plan.heuristic;
+  if (solvable(s, p.goal)) out.heuristic = sources.prepare(out.plan, p.goal, o, announce);
+  if (out.plan.trace) {
+    out.trace = std::make_unique<search::Trace>(out.plan.trace_limit);
+    o.trace = out.trace.get();
+  }
+  out.table = o.table;
+  out.result = search::solve(s, p.goal, o);
+  return out;
+}
+
+json solve_answer_json(const Problem& p, const std::string& algorithm, const std::string& heuristic,
+                       const search::Result& r) {
+  json j = result_json(*p.start, p.goal, algorithm, heuristic, r);
+  j["path"] = path_json(r);
+  if (!p.labels.names.empty() && !p.labels.numeric()) j["labels"] = p.labels.names;
+  return j;
 }
 
 }  // namespace tilespace::cli

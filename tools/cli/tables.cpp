@@ -376,8 +376,7 @@ int cmd_stats(Common& c, bool all_goals) {
   const DistanceTable& t = store.table(b, p.goal.blank);
   const auto& h = t.histogram();
   const std::uint64_t states = t.ranker().size();
-  constexpr std::size_t kListed = 1000;
-  const auto far = t.farthest(p.goal, kListed);
+  const auto far = t.farthest(p.goal, kFarthestListed);
 
   int longest = -1;
   json per_goal = json::array();
@@ -416,7 +415,7 @@ int cmd_stats(Common& c, bool all_goals) {
                 kFarthestKept);
   } else if (h.back() > kShown) {
     std::printf(m.zh() ? "  ……另有 %llu 个（--json 最多列出 %zu 个）\n" : "  ... and %llu more (--json lists up to %zu)\n",
-                static_cast<unsigned long long>(h.back() - kShown), kListed);
+                static_cast<unsigned long long>(h.back() - kShown), kFarthestListed);
   }
   if (all_goals) {
     std::printf("\n%s", m.get("radius by goal blank cell:").c_str());

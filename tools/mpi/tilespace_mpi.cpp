@@ -35,6 +35,7 @@
 #include "tilespace/errors.hpp"
 #include "tilespace/state.hpp"
 #include "tilespace/table_store.hpp"
+#include "tilespace/version.hpp"
 
 using namespace tilespace;
 using namespace tilespace::mpi;
@@ -211,7 +212,7 @@ int build(World& world, const BuildOptions& o) {
 int run(World& world, int argc, char** argv) {
   CLI::App app{"tilespace-mpi: the two-bit distance table of a sliding-tile board, built by MPI processes"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "tilespace-mpi 0.1.0");
+  app.set_version_flag("--version", std::string("tilespace-mpi ") + kVersion);
   app.footer("Run it under mpirun: mpirun -np P tilespace-mpi build ... Exit codes: 0 ok, 2 usage or input error, "
              "3 database or checkpoint file error, 4 out of memory.");
   BuildOptions o;
