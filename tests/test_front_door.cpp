@@ -17,6 +17,9 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -26,6 +29,7 @@
 #include "serve_support.hpp"
 #include "support.hpp"
 #include "tilespace/errors.hpp"
+#include "tilespace/version.hpp"
 
 using nlohmann::json;
 using testing::run_cli;
@@ -474,6 +478,27 @@ TEST_CASE("frontdoor: HTTP refuses the same bad inputs with 400 naming the param
     CHECK(msg.find(b.says) != std::string::npos);
     CHECK(msg.find('\n') == std::string::npos);
   }
+}
+
+TEST_CASE("version: one version, project(VERSION) in CMakeLists.txt, in --version, /api/info and version.hpp",
+          "[frontdoor]") {
+  // The source of truth, read as written (not through the generated header the binaries use).
+  std::ifstream in(std::string(TILESPACE_SOURCE_DIR) + "/CMakeLists.txt");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::smatch m;
+  REQUIRE(std::regex_search(text, m, std::regex(R"(project\(tilespace VERSION ([0-9]+\.[0-9]+\.[0-9]+))")));
+  const std::string version = m[1];
+  CHECK(std::string(tilespace::kVersion) == version);
+
+  TempDir dir;
+  const RunResult r = run_cli("--version", dir.path);
+  CHECK(r.rc == 0);
+  CHECK(r.out == "tilespace " + version + "\n");
+  Server srv(dir.path);
+  httplib::Client cli("127.0.0.1", srv.port());
+  const Reply info = get(cli, "/api/info");
+  REQUIRE(info.status == 200);
+  CHECK(info.body.value("version", "") == version);
 }
 
 TEST_CASE("frontdoor: /api/info lists for every algorithm exactly the options the planner accepts", "[frontdoor]") {
