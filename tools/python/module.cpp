@@ -92,9 +92,12 @@ Problem problem(const std::optional<std::string>& start, const std::optional<std
 
 // The table of the goal's board and blank: loaded, or built when small (the store's one-minute
 // rule: a DataError naming the build command otherwise; ResourceError where no table can fit).
+// Called with the GIL held; waits for the folder and loads or builds without it, so that other
+// Python threads run meanwhile.
 const DistanceTable& table_for(Session& s, const State& goal) {
   require_packed(goal.board);
   DistanceTable::check_fits(goal.board);
+  py::gil_scoped_release nogil;
   const std::lock_guard lock(s.mu);
   return s.tables().table(goal.board, goal.blank);
 }
