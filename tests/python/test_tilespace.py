@@ -629,6 +629,14 @@ def test_solve_bad_options_are_value_errors_naming_the_parameter(cli, db, kwargs
     assert name in kwargs and name.isidentifier()
 
 
+@pytest.mark.parametrize("flag, word", [(True, "on"), (False, "off")])
+def test_solve_automaton_takes_a_bool_as_on_or_off(db, flag, word):
+    as_bool = tilespace.solve(HARDEST[0], algorithm="idastar", automaton=flag, db=db, threads=1)
+    as_word = tilespace.solve(HARDEST[0], algorithm="idastar", automaton=word, db=db, threads=1)
+    assert as_bool["length"] == as_word["length"] == 31
+    assert as_bool["expanded"] == as_word["expanded"]
+
+
 def test_solve_bad_threads_is_a_value_error(db):
     with pytest.raises(ValueError):
         tilespace.solve(HARDEST[0], db=db, threads=-1)

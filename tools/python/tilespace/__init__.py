@@ -66,7 +66,8 @@ def _text(state, what):
         raise ValueError(f"{what}: expected a string or a sequence of ints, not {type(state).__name__}") from None
 
 
-def _number(value, what):
+def _option(value):
+    """An option's value as the command's text (None: not given)."""
     return None if value is None else str(value)
 
 
@@ -152,11 +153,12 @@ def solve(start, goal=None, algorithm=None, heuristic=None, board=None, db="out"
     algorithm: one of algorithms() (default: the exact table where it is at hand, else the
     fastest search for the board); heuristic: one of heuristics().
     limits: pattern, weight, depth_limit, max_nodes, max_seconds, max_memory (e.g. "512M"),
-    automaton ("on"/"off"), as the command's options of those names.
+    automaton ("on"/"off", or True/False), as the command's options of those names.
     An unreachable goal gives solvable False and length None; a search stopped by a limit raises
     SearchLimit (a MemoryError) holding the answer.
     """
-    options = {name: _number(value, name) for name, value in limits.items() if value is not None}
+    options = {name: ("on" if value else "off") if name == "automaton" and isinstance(value, bool) else _option(value)
+               for name, value in limits.items() if value is not None}
     text, stopped = _core.solve(_text(start, "start"), _text(goal, "goal"), board, algorithm, heuristic,
                                 _operator.index(threads), str(db), options)
     result = _json.loads(text)
@@ -169,8 +171,8 @@ def random_states(n, board=None, goal=None, depth=None, seed=None, db="out"):
     """n start states drawn uniformly from those that reach the goal, as a uint8 array (n, cells);
     with depth, only states exactly that many moves from the goal (uses the distance table). The
     same seed gives the same states as `tilespace random --count n --seed SEED`."""
-    return _core.random_states(str(_operator.index(n)), _text(goal, "goal"), board, _number(depth, "depth"),
-                               _number(seed, "seed"), str(db))
+    return _core.random_states(str(_operator.index(n)), _text(goal, "goal"), board, _option(depth),
+                               _option(seed), str(db))
 
 
 def stats(board=None, goal=None, db="out"):
@@ -202,4 +204,4 @@ def check(answers, goal=None, board=None, db="out", max_seconds=None):
                 raise ValueError(f"answers row {i}: a field holds a tab or a line break")
             lines.append("\t".join(fields))
         answers = "\n".join(lines)
-    return _json.loads(_core.check(answers, _text(goal, "goal"), board, _number(max_seconds, "max_seconds"), str(db)))
+    return _json.loads(_core.check(answers, _text(goal, "goal"), board, _option(max_seconds), str(db)))
