@@ -14,6 +14,7 @@
 #include "tilespace/distance_table.hpp"
 #include "tilespace/errors.hpp"
 #include "tilespace/rank.hpp"
+#include "tilespace/search/registry.hpp"
 
 namespace tilespace {
 
@@ -147,6 +148,13 @@ State RandomStates::next() {
 std::uint64_t random_seed() {
   std::random_device device;
   return (static_cast<std::uint64_t>(device()) << 32) ^ device();
+}
+
+RandomOptions parse_random_options(const std::optional<std::string>& seed, const std::optional<std::string>& depth) {
+  RandomOptions o;
+  o.seed = seed ? search::parse_whole("seed", *seed, 0, UINT64_MAX) : random_seed();
+  if (depth) o.depth = static_cast<int>(search::parse_whole("depth", *depth, 0, 1000));
+  return o;
 }
 
 }  // namespace tilespace

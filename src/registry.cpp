@@ -177,6 +177,15 @@ std::string default_search(const Board& board) {
   return board.cells() > kMaxCells ? "aidastar" : "idastar";
 }
 
+const std::vector<NamedOption>& named_options() {
+  static const std::vector<NamedOption> options{
+      {"pattern", &SolveRequest::pattern},         {"weight", &SolveRequest::weight},
+      {"depth_limit", &SolveRequest::depth_limit}, {"max_nodes", &SolveRequest::max_nodes},
+      {"max_seconds", &SolveRequest::max_seconds}, {"max_memory", &SolveRequest::max_memory},
+      {"trace_limit", &SolveRequest::trace_limit}, {"automaton", &SolveRequest::automaton}};
+  return options;
+}
+
 SolvePlan plan_solve(const SolveRequest& q, const PlanContext& ctx) {
   SolvePlan p;
   const bool packed = is_packed(ctx.board);

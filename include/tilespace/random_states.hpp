@@ -23,6 +23,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <random>
 #include <vector>
 
@@ -74,5 +75,10 @@ class RandomStates {
 
 // A seed from std::random_device, for callers without --seed.
 std::uint64_t random_seed();
+
+// The options as a front end received them (`random --seed --depth`, /api/random, Python), checked
+// strictly: a seed from 0 to 2^64-1 (none: random_seed()) and a depth from 0 to 1000; InputError
+// about the option ("seed", "depth") otherwise.
+RandomOptions parse_random_options(const std::optional<std::string>& seed, const std::optional<std::string>& depth);
 
 }  // namespace tilespace

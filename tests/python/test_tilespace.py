@@ -279,6 +279,21 @@ def test_distance_bad_sequences_are_value_errors(db, state):
         tilespace.distance(state, db=db)
 
 
+def test_bytes_that_are_not_utf8_are_a_value_error_naming_the_parameter(db):
+    with pytest.raises(ValueError, match=r"^start: not UTF-8 text$"):
+        tilespace.distance(b"\xff 2 3", db=db)
+
+
+@pytest.mark.parametrize("triple, says", [
+    ((None, None, "R"), "answers row 0: the start is missing"),
+    (("1 2 3 4 5 6 7 8 0", None, None), "answers row 0: the answer is missing"),
+])
+def test_check_triples_with_missing_fields_are_value_errors(db, triple, says):
+    with pytest.raises(ValueError) as e:
+        tilespace.check([triple], db=db)
+    assert str(e.value) == says
+
+
 def test_distance_of_a_4x4_state_is_a_memory_error(db, korf100):
     tiles, _ = korf100[0]
     with pytest.raises(MemoryError):

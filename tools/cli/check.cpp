@@ -258,9 +258,7 @@ int cmd_check(Common& c, const std::string& file, const CheckFlags& f) {
 int cmd_random(Common& c, const RandomFlags& f) {
   const Problem p = read_problem(c, std::nullopt);
   const std::uint64_t count = f.count ? search::parse_whole("count", *f.count, 1, 1'000'000'000) : 1;
-  RandomOptions o;
-  o.seed = f.seed ? search::parse_whole("seed", *f.seed, 0, UINT64_MAX) : random_seed();
-  if (f.depth) o.depth = static_cast<int>(search::parse_whole("depth", *f.depth, 0, 1000));
+  const RandomOptions o = parse_random_options(f.seed, f.depth);
   TableStore store = make_store(c);
   const DistanceTable* table = nullptr;
   if (o.depth) {

@@ -143,14 +143,7 @@ std::string Service::solve(const HttpRequest& req) {
   search::SolveRequest q;
   q.algorithm = p.get("algorithm");
   q.heuristic = p.get("heuristic");
-  q.pattern = p.get("pattern");
-  q.weight = p.get("weight");
-  q.depth_limit = p.get("depth_limit");
-  q.max_nodes = p.get("max_nodes");
-  q.max_seconds = p.get("max_seconds");
-  q.max_memory = p.get("max_memory");
-  q.trace_limit = p.get("trace_limit");
-  q.automaton = p.get("automaton");
+  for (const auto& o : search::named_options()) q.*(o.field) = p.get(o.name);
   q.trace = p.flag("trace");
   search::PlanContext ctx;
   ctx.board = s.board;
@@ -231,20 +224,18 @@ json Service::random(const HttpRequest& req) {
   const Params p(req, {"goal", "board", "depth", "seed"});
   const Problem pr = parse_pair(p, false);
   // The same generator as `tilespace random` (random_states.hpp).
-  RandomOptions o;
   const DistanceTable* t = nullptr;
   try {
-    o.seed = p.get("seed") ? search::parse_whole("seed", *p.get("seed"), 0, UINT64_MAX) : random_seed();
-    if (const auto d = p.get("depth")) {
-      o.depth = static_cast<int>(search::parse_whole("depth", *d, 0, 1000));
+    const RandomOptions o = parse_random_options(p.get("seed"), p.get("depth"));
+    if (o.depth) {
       t = table(pr.goal.board, pr.goal.blank);
       if (!t) throw option_error("depth", "needs the distance table of " + pr.goal.board.name() + ", which is not built");
     }
     const State s = RandomStates(pr.goal, o, t).next();
     if (!t) t = table(pr.goal.board, pr.goal.blank);
-json j{{"board", s.board.name()}, {"goal", tiles_json(pr.goal)}, {"state", tiles_json(s)}};
-  j["length"] = t ? json(t->distance(s, pr.goal).value_or(-1)) : json(nullptr);
-  return j;
+    json j{{"board", s.board.name()}, {"goal", tiles_json(pr.goal)}, {"state", tiles_json(s)}};
+    j["length"] = t ? json(t->distance(s, pr.goal).value_or(-1)) : json(nullptr);
+    return j;
   } catch (const InputError& e) {
     throw http_error(e);
   }

@@ -274,14 +274,11 @@ search::SolveRequest solve_request(const std::optional<std::string>& algorithm, 
   search::SolveRequest q;
   q.algorithm = algorithm;
   q.heuristic = heuristic;
-  const std::map<std::string, std::optional<std::string>*> fields{
-      {"pattern", &q.pattern},         {"weight", &q.weight},           {"depth_limit", &q.depth_limit},
-      {"max_nodes", &q.max_nodes},     {"max_seconds", &q.max_seconds}, {"max_memory", &q.max_memory},
-      {"automaton", &q.automaton}};
   for (const auto& [name, value] : options) {
-    const auto it = fields.find(name);
-    if (it == fields.end()) throw py::type_error("solve() got an unexpected keyword argument '" + name + "'");
-    *it->second = value;
+    const auto& named = search::named_options();
+    const auto it = std::find_if(named.begin(), named.end(), [&](const auto& o) { return o.name == name; });
+    if (it == named.end()) throw py::type_error("solve() got an unexpected keyword argument '" + name + "'");
+    q.*(it->field) = value;
   }
   return q;
 }
@@ -331,11 +328,9 @@ py::array_t<std::uint8_t> random_states(const std::string& n_text, const std::op
                                         const std::optional<std::string>& seed, const std::string& db) {
   const Problem p = problem(std::nullopt, goal, board);
   const std::uint64_t n = search::parse_whole("n", n_text, 0, 1'000'000'000);
-  RandomOptions o;  // as `tilespace random` (check.cpp cmd_random)
-  o.seed = seed ? search::parse_whole("seed", *seed, 0, UINT64_MAX) : random_seed();
+  const RandomOptions o = parse_random_options(seed, depth);  // as `tilespace random` (check.cpp cmd_random)
   const DistanceTable* t = nullptr;
-  if (depth) {
-    o.depth = static_cast<int>(search::parse_whole("depth", *depth, 0, 1000));
+  if (o.depth) {
     if (!is_packed(p.board))
       throw option_error("depth", "needs the distance table, and the " + p.board.name() + " board has none");
     t = &table_for(session(db), p.goal);

@@ -63,6 +63,15 @@ struct SolveRequest {
   bool trace = false;
 };
 
+// The text options of a request by the names of the front ends that take them by name, the HTTP
+// API and Python (the command line's long names with '_': "max_nodes"); the algorithm and the
+// heuristic, which those front ends take as their own parameters, are not among them.
+struct NamedOption {
+  std::string_view name;
+  std::optional<std::string> SolveRequest::*field;
+};
+const std::vector<NamedOption>& named_options();
+
 // Where a request is planned: the board, whether the exact table can be had, the defaults and
 // the ceilings of the front end (the server caps every limit; the command line does not).
 struct PlanContext {

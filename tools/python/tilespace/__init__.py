@@ -59,7 +59,10 @@ def _text(state, what):
     if state is None or isinstance(state, str):
         return state
     if isinstance(state, bytes):
-        return state.decode()
+        try:
+            return state.decode()
+        except UnicodeDecodeError:
+            raise ValueError(f"{what}: not UTF-8 text") from None
     try:
         return " ".join(str(_operator.index(v)) for v in state)
     except TypeError:
@@ -198,8 +201,10 @@ def check(answers, goal=None, board=None, db="out", max_seconds=None):
                 start, line_goal, answer = item
             except (TypeError, ValueError):
                 raise ValueError(f"answers row {i}: expected a (start, goal, answer) triple") from None
+            if start is None or answer is None:
+                raise ValueError(f"answers row {i}: the {'start' if start is None else 'answer'} is missing")
             answer = str(_operator.index(answer)) if isinstance(answer, (int, _np.integer)) else str(answer)
-            fields = [_text(start, "start"), _text(line_goal, "goal") or "", answer]
+            fields = [_text(start, f"answers row {i}"), _text(line_goal, f"answers row {i}") or "", answer]
             if any("\t" in f or "\n" in f or "\r" in f for f in fields):
                 raise ValueError(f"answers row {i}: a field holds a tab or a line break")
             lines.append("\t".join(fields))
