@@ -32,6 +32,9 @@ int main(int argc, char** argv) {
   const std::uint64_t words = two_bit_words(ranker), chunk = 131072;  // words a 1 MiB chunk
   const int procs[] = {2, 8, 16, 64, 256};
   std::uint64_t moves = 0, remote[5] = {};
+  // The threaded engine's accesses: vertical moves, and of those the ones more than a region
+  // (2^21 ranks, bfs2_kernel.hpp's kRegionLog2) from their source, which it defers.
+  std::uint64_t vertical = 0, far = 0;
   std::mt19937_64 rng(2026);
   for (long i = 0; i < samples; ++i) {
     const std::uint64_t r = rng() % ranker.size();
@@ -48,6 +51,10 @@ int main(int argc, char** argv) {
       }
       const std::uint64_t nr = ranker.rank(t, c);
       ++moves;
+      if (c < blank - 1 || c > blank + 1) {
+        ++vertical;
+        far += nr - r + (std::uint64_t{1} << 21) > (std::uint64_t{2} << 21);
+      }
       for (int j = 0; j < 5; ++j) {
         // Chunk-aligned contiguous slices of nearly equal size.
         const std::uint64_t chunks = (words + chunk - 1) / chunk, per = (chunks + procs[j] - 1) / procs[j];
@@ -59,6 +66,10 @@ int main(int argc, char** argv) {
   std::printf("%s: %llu states, %llu sampled moves (%.3f moves a state)\n", argv[1],
               static_cast<unsigned long long>(ranker.size()), static_cast<unsigned long long>(moves),
               static_cast<double>(moves) / static_cast<double>(samples));
+  std::printf("  vertical moves: %.3f a state; more than 2^21 ranks away (deferred by the threaded engine): %.3f a state (%.1f %%)\n",
+              static_cast<double>(vertical) / static_cast<double>(samples),
+              static_cast<double>(far) / static_cast<double>(samples),
+              100.0 * static_cast<double>(far) / static_cast<double>(std::max<std::uint64_t>(vertical, 1)));
   for (int j = 0; j < 5; ++j)
     std::printf("  P=%3d: %.2f %% of moves go to another process\n", procs[j],
                 100.0 * static_cast<double>(remote[j]) / static_cast<double>(moves));

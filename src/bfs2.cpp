@@ -1,6 +1,8 @@
 // The threaded two-bit engine (bfs.hpp): the layer loop around TwoBitExpander (bfs2_kernel.hpp).
 
 #include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/info.h>
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
@@ -16,10 +18,27 @@ namespace tilespace {
 namespace {
 // Depths are listed in the database header (at most 480 values).
 constexpr int kMaxTwoBitDepth = 479;
+// Far targets are deferred when the fields are larger than this (bytes): on 3x4 (60 MB, much of it
+// within the caches' and the TLB's reach) deferring cost 17 % more CPU time than random updates;
+// over 6 GiB, bench/memory_limit.cpp applies bucketed updates 3-5 times as fast as random ones.
+constexpr std::uint64_t kDeferAbove = std::uint64_t{1} << 30;
+// Far targets a round defers at most (about; 4 bytes each, on all threads together).
+constexpr double kFarBudget = 16e6;
 }  // namespace
 
 std::uint64_t two_bit_words(const Ranker& ranker) { return (ranker.size() + 31) / 32; }
 std::uint64_t two_bit_bytes(const Ranker& ranker) { return two_bit_words(ranker) * 8; }
+
+std::uint64_t two_bit_build_bytes(const Ranker& ranker) {
+  const std::uint64_t words = two_bit_words(ranker);
+  std::uint64_t bytes = 8 * words + 2 * 8 * detail::mark_word_count(words) + 64 * 1024;  // fields, marks, rings
+  if (8 * words > kDeferAbove) {  // the far targets' buckets: a round's targets and a chunk a region and thread
+    const std::uint64_t regions = (ranker.size() >> detail::region_log2_for(ranker.size())) + 1;
+    const auto threads = static_cast<std::uint64_t>(std::max(1, tbb::info::default_concurrency()));
+    bytes += static_cast<std::uint64_t>(4 * kFarBudget) + regions * threads * (1024 + 16);
+  }
+  return bytes;
+}
 
 TwoBitResult bfs_two_bit(const Ranker& ranker, std::span<std::uint64_t> fields, const TwoBitOptions& options,
                          const TwoBitProgress* resume) {
@@ -40,6 +59,40 @@ TwoBitResult bfs_two_bit(const Ranker& ranker, std::span<std::uint64_t> fields, 
   std::vector<std::uint64_t> marks[2] = {std::vector<std::uint64_t>(mark_words), std::vector<std::uint64_t>(mark_words)};
   detail::LayerDriver driver(options.bfs.threads);
   TwoBitResult result;
+  // Far vertical targets are deferred (bfs2_kernel.hpp) on boards whose fields are larger than the
+  // caches; the tests set the region smaller to take this path on small boards.
+  const int region_log2 = options.far_region_log2 >= 0 ? options.far_region_log2 : detail::region_log2_for(ranker.size());
+  const bool defer = options.far_region_log2 > 0 || (options.far_region_log2 < 0 && T.words * 8 > kDeferAbove);
+  const std::uint64_t regions = (ranker.size() + (std::uint64_t{1} << region_log2) - 1) >> region_log2;
+  tbb::enumerable_thread_specific<detail::FarTargets> far(
+      [&] { return detail::FarTargets(defer ? regions : 0, region_log2); });
+  // Applies every thread's deferred targets, region by region (each by one thread: plain stores).
+  auto apply_far = [&](int layer) {
+    std::vector<std::uint64_t> touched;
+    for (auto& f : far) touched.insert(touched.end(), f.touched().begin(), f.touched().end());
+    std::sort(touched.begin(), touched.end());
+    touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+    std::uint64_t* next = marks[(layer + 1) & 1].data();
+    // A region of at least 2^20 ranks owns its words and mark words; smaller ones (tests) share them.
+    const bool own = region_log2 >= 20;
+    auto t = driver.pass<detail::TwoBitTally>(touched.size(), 16, [&]<bool Shared>(std::uint64_t b, std::uint64_t e,
+                                                                                    detail::TwoBitTally& t) {
+      auto go = [&]<bool Atomic>() {
+        detail::NoRemote none;
+        detail::TwoBitExpander<2, Atomic, detail::NoRemote> ex(T, fields.data(), 0, T.words, layer, false, none);
+        ex.set_marks(next);
+        for (std::uint64_t j = b; j < e; ++j)
+          for (const auto& f : far) f.for_each(touched[j], [&](std::uint64_t rank) { ex.settle(rank, t); });
+      };
+      if (Shared && !own) {
+        go.template operator()<true>();
+      } else {
+        go.template operator()<false>();
+      }
+    });
+    for (auto& f : far) f.clear();
+    return t;
+  };
   const std::uint64_t grain = std::max<std::uint64_t>(1, std::min<std::uint64_t>(64, mark_words / 64 + 1));
   driver.execute([&] {
     // The blocks with open fields: the goal's, or (resuming) those found by one scan.
@@ -66,26 +119,47 @@ TwoBitResult bfs_two_bit(const Ranker& ranker, std::span<std::uint64_t> fields, 
       detail::NoRemote none;
       std::uint64_t* cur = marks[layer & 1].data();
       std::uint64_t* next = marks[(layer + 1) & 1].data();
-      auto tally = driver.pass<detail::TwoBitTally>(mark_words, grain, [&]<bool Shared>(std::uint64_t b, std::uint64_t e,
-                                                                                         detail::TwoBitTally& t) {
-        detail::with_width(T.G.w, [&](auto w) {
-          detail::TwoBitExpander<decltype(w)::value, Shared, detail::NoRemote> ex(T, fields.data(), 0, T.words, layer,
-                                                                                collect, none);
-          ex.set_marks(next);
-          // Only this block of the pass reads and clears these mark words (others set the next layer's).
-          for (std::uint64_t mw = b; mw < e; ++mw) {
-            for (std::uint64_t m = cur[mw]; m; m &= m - 1) {
-              const std::uint64_t first = (64 * mw + static_cast<std::uint64_t>(std::countr_zero(m))) << detail::kBlockLog2;
-              ex.run(first, std::min(T.words, first + detail::kBlockWords), t);
+      // Rounds of mark words, each followed by the application of its deferred far targets: as
+      // many mark words as hold about kFarBudget far targets at this layer's density (at most two
+      // vertical targets a state), so that the buckets stay small.
+      const double density = static_cast<double>(p.pending) / static_cast<double>(ranker.size());
+      const double per_mark_word = 2.0 * density * static_cast<double>(64 * detail::kBlockWords * 32);
+      const std::uint64_t round =
+          defer ? std::clamp<std::uint64_t>(static_cast<std::uint64_t>(kFarBudget / std::max(per_mark_word, 1.0)), 1,
+                                            mark_words)
+                : mark_words;
+      detail::TwoBitTally tally;
+      for (std::uint64_t first_mw = 0; first_mw < mark_words; first_mw += round) {
+        const std::uint64_t round_words = std::min(round, mark_words - first_mw);
+        auto t = driver.pass<detail::TwoBitTally>(round_words, grain, [&]<bool Shared>(std::uint64_t b, std::uint64_t e,
+                                                                                        detail::TwoBitTally& t) {
+          detail::with_width(T.G.w, [&](auto w) {
+            detail::TwoBitExpander<decltype(w)::value, Shared, detail::NoRemote> ex(T, fields.data(), 0, T.words, layer,
+                                                                                  collect, none);
+            ex.set_marks(next);
+            if (defer) ex.set_far(&far.local());
+            // Only this block of the pass reads and clears these mark words (others set the next layer's).
+            for (std::uint64_t mw = first_mw + b; mw < first_mw + e; ++mw) {
+              for (std::uint64_t m = cur[mw]; m; m &= m - 1) {
+                const std::uint64_t first = (64 * mw + static_cast<std::uint64_t>(std::countr_zero(m))) << detail::kBlockLog2;
+                ex.run(first, std::min(T.words, first + detail::kBlockWords), t);
+              }
+              cur[mw] = 0;
             }
-            cur[mw] = 0;
-          }
-          return 0;
+            return 0;
+          });
         });
-      });
+        tally.join(t);
+        if (defer) {
+          auto applied = apply_far(layer);
+          tally.join(applied);
+        }
+      }
       if (tally.expanded != p.pending)
         throw std::logic_error("two-bit search: layer " + std::to_string(layer) + " has " +
                                std::to_string(tally.expanded) + " states, " + std::to_string(p.pending) + " were found");
+      result.vertical_targets += tally.vertical;
+      result.deferred_targets += tally.deferred;
       p.histogram.push_back(tally.expanded);
       total += tally.expanded;
       p.pending = tally.found;

@@ -38,8 +38,7 @@ DistanceTable::DistanceTable(const Ranker& ranker, std::span<const std::uint64_t
 
 std::uint64_t DistanceTable::build_bytes(const Board& board, Engine engine) {
   const Ranker r(board, 0);  // throws InputError above kMaxCells cells
-  if (engine == Engine::two_bit)  // fields + block marks + per-thread buffers (bfs.hpp)
-    return two_bit_bytes(r) + 2 * ((two_bit_words(r) / 512 + 64) / 64) * 8 + 64 * 1024;
+  if (engine == Engine::two_bit) return two_bit_build_bytes(r);  // fields, marks, buffers (bfs.hpp)
   return r.size() + bfs_work_bytes(r);
 }
 
