@@ -7,6 +7,8 @@
 // byte tables, in memory, in files and through the CLI.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <nlohmann/json.hpp>
 
 #define XXH_INLINE_ALL  // header-only: the tests recompute checksums of files they patch
@@ -33,6 +35,7 @@
 #include "tilespace/database.hpp"
 #include "tilespace/distance_table.hpp"
 #include "tilespace/errors.hpp"
+#include "tilespace/memory.hpp"
 #include "tilespace/rank.hpp"
 #include "tilespace/search/lab.hpp"
 #include "tilespace/state.hpp"
@@ -313,6 +316,24 @@ TEST_CASE("pack_one_bit keeps each field's high bit, in place, for any size and 
   }
   std::vector<std::uint64_t> f = settled;
   CHECK_THROWS_AS(pack_one_bit(std::span<std::uint64_t>(f).first(f.size() - 1), states, 1), std::invalid_argument);
+}
+
+TEST_CASE("a one-bit build packs the fields in their own memory and gives half of it back", "[two-bit][one-bit]") {
+  const Board b(2, 5);
+  const Ranker r(b, 9);
+  const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGE_SIZE));
+  auto pages = [&](std::uint64_t bytes) { return (bytes + page - 1) / page * page; };
+  const std::uint64_t before = page_memory_in_use();
+  {
+    const DistanceTable two = build_bits(b, 9, 2);
+    CHECK(page_memory_in_use() - before == two_bit_bytes(r));
+    const DistanceTable one = build_bits(b, 9, 1);  // the same peak; then the first half, packed
+    CHECK(page_memory_in_use() - before == two_bit_bytes(r) + pages(8 * one_bit_words(r)));
+    CHECK(one.one_bits().size() == one_bit_words(r));
+    CHECK(pages(8 * one_bit_words(r)) < two_bit_bytes(r) / 2 + page);
+  }
+  CHECK(page_memory_in_use() == before);
+  CHECK_THROWS_AS(build_bits(b, 9, 3), std::invalid_argument);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1373,7 +1394,7 @@ TEST_CASE("cli: query, batch, stats, solve and verify answer alike on two-bit an
   CHECK(files == 2);
 }
 
-TEST_CASE("cli: build --bits 1, the default and --bits 2 write one-bit, byte and two-bit files; up to date by width",
+TEST_CASE("cli: build --bits 1, the default and --bits 2 write one-bit, byte and two-bit files, kept if of the width asked",
           "[two-bit][one-bit][cli]") {
   TempDir dir;
   const Board b(2, 5);
