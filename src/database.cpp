@@ -63,13 +63,27 @@ std::uint64_t chunk_count(std::uint64_t payload, std::uint32_t log2) {
   return (payload + (std::uint64_t{1} << log2) - 1) >> log2;
 }
 
-// Kinds 2 and 3 store a checksum per 1 MiB chunk of the payload (in the trailer), kinds 1 and 4
-// one checksum of the whole payload.
-bool chunked(std::uint8_t kind) { return kind == kKindTwoBitTable || kind == kKindPatternDatabase; }
+// The tables of the two-bit engine, two bits or one a state (kinds 3 and 5): read by descent, so
+// they list the states at the radius, and large, so their chunks are verified on first touch.
+bool by_descent(std::uint8_t kind) { return kind == kKindTwoBitTable || kind == kKindOneBitTable; }
+
+// Kinds 2, 3 and 5 store a checksum per 1 MiB chunk of the payload (in the trailer), kinds 1 and
+// 4 one checksum of the whole payload.
+bool chunked(std::uint8_t kind) { return by_descent(kind) || kind == kKindPatternDatabase; }
+
+// Bits an entry of a kind holds (header offset 19).
+std::uint8_t entry_bits(std::uint8_t kind) {
+  switch (kind) {
+    case kKindTwoBitTable: return 2;
+    case kKindOneBitTable: return 1;
+    case kKindMoveAutomaton: return 32;
+    default: return 8;
+  }
+}
 
 // The header and trailer of a file of `payload_size` bytes of payload. Kinds 1 and 4 store
-// `payload_sum` (XXH3-64 of the payload); kinds 2 and 3 store the trailer's checksum, the trailer
-// being the chunk checksums `sums` and (kind 3) info.farthest.
+// `payload_sum` (XXH3-64 of the payload); kinds 2, 3 and 5 store the trailer's checksum, the
+// trailer being the chunk checksums `sums` and (kinds 3 and 5) info.farthest.
 DatabaseFrame make_frame(const std::string& name, const DatabaseInfo& info, std::uint64_t payload_size,
                          std::uint64_t payload_sum, std::span<const std::uint64_t> sums) {
   if (info.histogram.empty() || info.histogram.size() > kMaxHistogram)
@@ -79,13 +93,13 @@ DatabaseFrame make_frame(const std::string& name, const DatabaseInfo& info, std:
   h.assign(kHeaderSize, 0);
   if (info.goal.cells() > static_cast<int>(kMaxHeaderCells) || info.pattern.size() > kMaxHeaderCells)
     throw DataError(name + ": boards of more than 32 cells cannot be stored");
-  const bool two_bit = info.kind == kKindTwoBitTable;
   const bool automaton = info.kind == kKindMoveAutomaton;
   if (automaton && (info.automaton_depth < 1 || info.automaton_depth > kAutomatonMaxDepth || !info.pattern.empty() ||
                     info.entries % 4 != 0 || payload_size != 4 * info.entries))
     throw DataError(name + ": not a move automaton that can be stored (depth " + std::to_string(info.automaton_depth) +
                     ", " + std::to_string(info.entries) + " entries, " + std::to_string(payload_size) + " bytes)");
-  if (!two_bit && !info.farthest.empty()) throw DataError(name + ": only a two-bit table lists the states at the radius");
+  if (!by_descent(info.kind) && !info.farthest.empty())
+    throw DataError(name + ": only a two-bit or one-bit table lists the states at the radius");
   if (chunked(info.kind)) {
     if (sums.size() != chunk_count(payload_size, kChunkLog2))
       throw std::invalid_argument("make_frame: not one checksum per chunk");
@@ -108,7 +122,7 @@ DatabaseFrame make_frame(const std::string& name, const DatabaseInfo& info, std:
   h[16] = info.kind;
   h[17] = automaton ? 0 : static_cast<std::uint8_t>(info.goal.board.width());  // kind 4: no board
   h[18] = automaton ? 0 : static_cast<std::uint8_t>(info.goal.board.height());
-  h[19] = two_bit ? 2 : automaton ? 32 : 8;
+  h[19] = entry_bits(info.kind);
   put<std::uint32_t>(h, 20, static_cast<std::uint32_t>(info.radius()));
   put<std::uint64_t>(h, 24, info.entries);
   put<std::uint64_t>(h, 32, kHeaderSize);
@@ -140,7 +154,7 @@ std::vector<std::uint64_t> chunk_sums(std::span<const std::uint8_t> payload) {
 
 DatabaseFrame two_bit_frame(const std::filesystem::path& path, const DatabaseInfo& info, std::uint64_t payload_size,
                             std::span<const std::uint64_t> sums) {
-  if (info.kind != kKindTwoBitTable) throw std::invalid_argument("two_bit_frame: not a two-bit table");
+  if (!by_descent(info.kind)) throw std::invalid_argument("two_bit_frame: not a two-bit or one-bit table");
   return make_frame(path.string(), info, payload_size, 0, sums);
 }
 
@@ -277,7 +291,8 @@ void write_atomically(const std::filesystem::path& path, std::initializer_list<s
 }
 
 bool format_version_readable(std::uint32_t version, std::uint8_t kind) noexcept {
-  return version == kFormatVersion || (version == 2 && kind != kKindPatternDatabase);
+  return version == kFormatVersion ||
+         (version == 2 && (kind == kKindDistanceTable || kind == kKindTwoBitTable || kind == kKindMoveAutomaton));
 }
 
 bool database_outdated(const std::filesystem::path& path) {
@@ -312,8 +327,8 @@ LoadedDatabase load_database(const std::filesystem::path& path) {
 
   LoadedDatabase db;
   db.info.kind = bytes[16];
-  const bool two_bit = db.info.kind == kKindTwoBitTable;
-  const bool table = db.info.kind == kKindDistanceTable || two_bit;
+  const bool descent = by_descent(db.info.kind);
+  const bool table = db.info.kind == kKindDistanceTable || descent;
   const bool automaton = db.info.kind == kKindMoveAutomaton;
   if (!table && !automaton && db.info.kind != kKindPatternDatabase)
     throw bad("unknown table kind " + std::to_string(db.info.kind));
@@ -323,7 +338,7 @@ LoadedDatabase load_database(const std::filesystem::path& path) {
   if (automaton ? w != 0 || hgt != 0 : w < 2 || hgt < 2 || w * hgt > max_cells)
     throw bad((automaton ? "a move automaton is board-independent (0x0), not " : "unsupported board ") +
               std::to_string(w) + "x" + std::to_string(hgt));
-  if (bytes[19] != (two_bit ? 2 : automaton ? 32 : 8))
+  if (bytes[19] != entry_bits(db.info.kind))
     throw bad("unsupported entry width of " + std::to_string(bytes[19]) + " bits");
   const int n = automaton ? 0 : w * hgt;
   if (!automaton) db.info.goal = State{Board(w, hgt), {}, -1};
@@ -372,8 +387,10 @@ LoadedDatabase load_database(const std::filesystem::path& path) {
     throw bad("holds " + std::to_string(db.info.entries) + " entries, " +
               (table ? "a " + db.info.goal.board.name() + " table has " : "a pattern of " + std::to_string(k) + " tiles has ") +
               std::to_string(expected));
-  const std::uint64_t payload_size =
-      two_bit ? (db.info.entries + 31) / 32 * 8 : automaton ? 4 * db.info.entries : db.info.entries;
+  const std::uint64_t payload_size = db.info.kind == kKindTwoBitTable   ? (db.info.entries + 31) / 32 * 8
+                                     : db.info.kind == kKindOneBitTable ? (db.info.entries + 63) / 64 * 8
+                                     : automaton                        ? 4 * db.info.entries
+                                                                        : db.info.entries;
   if (offset != kHeaderSize || size != payload_size) throw bad("inconsistent payload offset or size");
   std::uint64_t trailer = 0, chunks = 0;
   std::uint32_t chunk_log2 = 0, far = 0;
@@ -383,7 +400,7 @@ LoadedDatabase load_database(const std::filesystem::path& path) {
     chunks = get<std::uint64_t>(bytes, kChunkCountOffset);
     if (chunk_log2 < 12 || chunk_log2 > 30 || chunks != chunk_count(size, chunk_log2))
       throw bad("inconsistent chunk size or count");
-    if (far > (two_bit ? 1000u : 0u)) throw bad("inconsistent count of states at the radius");
+    if (far > (descent ? 1000u : 0u)) throw bad("inconsistent count of states at the radius");
     trailer = 8 * (chunks + far);
   } else if (automaton) {
     db.info.automaton_depth = get<std::uint32_t>(bytes, kAutomatonDepthOffset);
@@ -417,10 +434,10 @@ LoadedDatabase load_database(const std::filesystem::path& path) {
   if (chunked(db.info.kind)) {
     const auto tr = bytes.subspan(offset + size, trailer);
     if (XXH3_64bits(tr.data(), tr.size()) != get<std::uint64_t>(bytes, 48))
-      throw bad(two_bit ? "checksum mismatch in the chunk checksums or the states at the radius: the table is corrupt"
+      throw bad(descent ? "checksum mismatch in the chunk checksums or the states at the radius: the table is corrupt"
                         : "checksum mismatch in the chunk checksums: the table is corrupt");
     // The states at the radius are listed exactly when there are at most 1000 (kFarthestKept).
-    if (two_bit && far != (db.info.histogram.back() <= 1000 ? db.info.histogram.back() : 0))
+    if (descent && far != (db.info.histogram.back() <= 1000 ? db.info.histogram.back() : 0))
       throw bad("inconsistent count of states at the radius");
     for (std::uint32_t i = 0; i < far; ++i) {
       const auto r = get<std::uint64_t>(tr, 8 * (chunks + i));
@@ -430,7 +447,7 @@ LoadedDatabase load_database(const std::filesystem::path& path) {
     db.chunks = std::make_shared<const ChunkVerifier>(name, db.payload, tr.subspan(0, 8 * chunks), chunk_log2);
     // A pattern database is read at random on every search node, where a check per lookup would
     // cost too much: every chunk is verified now, on every core.
-    if (!two_bit) db.chunks->verify_all();
+    if (!descent) db.chunks->verify_all();
   } else if (XXH3_64bits(db.payload.data(), db.payload.size()) != get<std::uint64_t>(bytes, 48)) {
     throw bad("payload checksum mismatch: the table is corrupt");
   }

@@ -1,10 +1,14 @@
 #include "tilespace/distance_table.hpp"
 
+#include <tbb/blocked_range.h>
 #include <tbb/info.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <new>
+#include <stdexcept>
 
 #include "tilespace/errors.hpp"
 #include "tilespace/memory.hpp"
@@ -24,30 +28,89 @@ bool fits(std::uint64_t need) {
   return !have || need <= have / 10 * 9;
 }
 
+// The high bits of the 32 fields of a word, in order, in its low 32 bits (the classic compaction
+// by halves); `bad` collects the fields of ranks (the `valid` mask of their low bits) that are not
+// settled, whose two bits are equal, and the fields after the last rank that are not 00.
+inline std::uint64_t high_bits(std::uint64_t w, std::uint64_t valid, std::uint64_t& bad) noexcept {
+  constexpr std::uint64_t low = 0x5555'5555'5555'5555u;
+  bad |= (~(w ^ (w >> 1)) & valid) | (w & ~(valid | valid << 1));
+  std::uint64_t x = (w >> 1) & low;
+  x = (x | (x >> 1)) & 0x3333'3333'3333'3333u;
+  x = (x | (x >> 2)) & 0x0F0F'0F0F'0F0F'0F0Fu;
+  x = (x | (x >> 4)) & 0x00FF'00FF'00FF'00FFu;
+  x = (x | (x >> 8)) & 0x0000'FFFF'0000'FFFFu;
+  return (x | (x >> 16)) & 0xFFFF'FFFFu;
+}
+
+// Output words [b, e) of pack_one_bit: word k from fields 2k and 2k + 1 (the latter may be past
+// the end). In place for b <= k: word k is written after words 2k and 2k + 1 are read.
+void pack_words(std::uint64_t* f, std::uint64_t words, std::uint64_t states, std::uint64_t b, std::uint64_t e) {
+  constexpr std::uint64_t low = 0x5555'5555'5555'5555u;
+  const std::uint64_t full = states / 32;  // fields words whose 32 fields are all ranks
+  const std::uint64_t last = (std::uint64_t{1} << (2 * (states % 32))) - 1;  // the partial word's ranks (both bits)
+  std::uint64_t bad = 0;
+  for (std::uint64_t k = b; k < e; ++k) {
+    const std::uint64_t i = 2 * k;
+    const std::uint64_t v0 = i < full ? low : i == full ? last & low : 0;
+    const std::uint64_t v1 = i + 1 < full ? low : i + 1 == full ? last & low : 0;
+    const std::uint64_t lo = high_bits(f[i], v0, bad);
+    const std::uint64_t hi = i + 1 < words ? high_bits(f[i + 1], v1, bad) : 0;
+    f[k] = lo | hi << 32;
+  }
+  if (bad) throw std::logic_error("pack_one_bit: a field of the two-bit table is not settled");
+}
+
 }  // namespace
+
+std::uint64_t one_bit_words(const Ranker& ranker) { return (ranker.size() + 63) / 64; }
+
+void pack_one_bit(std::span<std::uint64_t> fields, std::uint64_t states, int threads) {
+  const std::uint64_t words = fields.size(), out = (states + 63) / 64;
+  if (words != (states + 31) / 32) throw std::invalid_argument("pack_one_bit: fields of the wrong size");
+  // Round 0 packs [0, c) in order (each word k is written after its inputs 2k, 2k + 1 are read);
+  // round [c, 2c) reads [2c, 4c), which no round has written yet, and writes over inputs of
+  // [c/2, c), packed in the round before: every word of a round in parallel.
+  constexpr std::uint64_t first = std::uint64_t{1} << 17;  // 1 MiB of output
+  std::uint64_t c = std::min(first, out);
+  pack_words(fields.data(), words, states, 0, c);
+  tbb::task_arena arena(threads > 0 ? threads : tbb::info::default_concurrency());
+  arena.execute([&] {
+    for (; c < out; c *= 2) {
+      const std::uint64_t e = std::min(2 * c, out);
+      tbb::parallel_for(tbb::blocked_range<std::uint64_t>(c, e, 1u << 14), [&](const auto& r) {
+        pack_words(fields.data(), words, states, r.begin(), r.end());
+      });
+    }
+  });
+}
 
 DistanceTable::DistanceTable(const Ranker& ranker, std::span<const std::uint8_t> depths,
                              std::vector<std::uint64_t> histogram, std::shared_ptr<const void> storage)
     : ranker_(ranker), depths_(depths), histogram_(std::move(histogram)), storage_(std::move(storage)) {}
 
-DistanceTable::DistanceTable(const Ranker& ranker, std::span<const std::uint64_t> fields,
+DistanceTable::DistanceTable(const Ranker& ranker, std::span<const std::uint64_t> words,
                              std::vector<std::uint64_t> histogram, std::vector<std::uint64_t> farthest,
-                             std::shared_ptr<const void> storage, std::shared_ptr<const ChunkVerifier> chunks)
-    : ranker_(ranker), fields_(fields), histogram_(std::move(histogram)), farthest_(std::move(farthest)),
-      storage_(std::move(storage)), chunks_(std::move(chunks)), goal_rank_(goal_rank_of(ranker)) {}
+                             std::shared_ptr<const void> storage, std::shared_ptr<const ChunkVerifier> chunks, int bits)
+    : ranker_(ranker), words_(words), bits_(bits), histogram_(std::move(histogram)), farthest_(std::move(farthest)),
+      storage_(std::move(storage)), chunks_(std::move(chunks)), goal_rank_(goal_rank_of(ranker)) {
+  if ((bits != 1 && bits != 2) || words.size() != (bits == 1 ? one_bit_words(ranker) : two_bit_words(ranker)))
+    throw std::invalid_argument("DistanceTable: not the words of a two-bit or one-bit table of this board");
+}
 
 std::uint64_t DistanceTable::build_bytes(const Board& board, Engine engine) {
   const Ranker r(board, 0);  // throws InputError above kMaxCells cells
-  if (engine == Engine::two_bit) return two_bit_build_bytes(r);  // fields, marks, buffers (bfs.hpp)
+  if (engine == Engine::two_bit || engine == Engine::one_bit)  // fields, marks, buffers (bfs.hpp)
+    return two_bit_build_bytes(r);
   return r.size() + bfs_work_bytes(r);
 }
 
 Engine DistanceTable::choose_engine(const Board& board, Engine requested) {
   require_packed(board);
   if (requested == Engine::automatic)
-    requested = fits(build_bytes(board, Engine::byte)) ? Engine::byte : Engine::two_bit;
+    requested = fits(build_bytes(board, Engine::byte)) ? Engine::byte : Engine::one_bit;
   require_memory(build_bytes(board, requested),
-                 "the " + board.name() + " table with the " + (requested == Engine::byte ? "byte" : "two-bit") + " engine");
+                 "the " + board.name() + " table with the " + (requested == Engine::byte ? "byte" : "two-bit") +
+                     " engine");
   return requested;
 }
 
@@ -55,7 +118,7 @@ void DistanceTable::check_fits(const Board& board) { (void)choose_engine(board);
 
 BuildCost DistanceTable::estimate_build(const Board& board, Engine engine, int threads) {
   require_packed(board);
-  if (engine == Engine::automatic) engine = fits(build_bytes(board, Engine::byte)) ? Engine::byte : Engine::two_bit;
+  if (engine == Engine::automatic) engine = fits(build_bytes(board, Engine::byte)) ? Engine::byte : Engine::one_bit;
   const Ranker r(board, 0);
   const int cores = std::max(1, static_cast<int>(tbb::info::default_concurrency()));
   const int t = threads > 0 ? std::min(threads, cores) : cores;
@@ -63,8 +126,9 @@ BuildCost DistanceTable::estimate_build(const Board& board, Engine engine, int t
   BuildCost c;
   c.seconds = static_cast<double>(r.size()) * (byte ? kByteNsPerState : kTwoBitNsPerState) * 1e-9 / t;
   c.memory = build_bytes(board, engine);
-  // The file: header, payload and, for two bits, the chunk checksums and at most kFarthestKept ranks.
-  const std::uint64_t payload = byte ? r.size() : two_bit_bytes(r);
+  // The file: header, payload and, for two bits or one, the chunk checksums and at most
+  // kFarthestKept ranks.
+  const std::uint64_t payload = byte ? r.size() : engine == Engine::one_bit ? 8 * one_bit_words(r) : two_bit_bytes(r);
   c.disk = kHeaderSize + payload +
            (byte ? 0 : 8 * (((payload + (std::uint64_t{1} << kChunkLog2) - 1) >> kChunkLog2) + kFarthestKept));
   return c;
@@ -85,55 +149,57 @@ DistanceTable DistanceTable::build(const Board& board, int goal_blank, const Bfs
 }
 
 DistanceTable DistanceTable::build_two_bit(const Board& board, int goal_blank, const TwoBitOptions& options,
-                                           std::shared_ptr<FieldArray> resume_fields, const TwoBitProgress* resume) {
+                                           std::shared_ptr<FieldArray> resume_fields, const TwoBitProgress* resume,
+                                           int bits) {
+  if (bits != 1 && bits != 2) throw std::invalid_argument("build_two_bit: a table of 2 bits or 1 a state");
   const Ranker ranker(board, goal_blank);
   (void)choose_engine(board, Engine::two_bit);
   auto fields = resume_fields ? std::move(resume_fields) : std::make_shared<FieldArray>(two_bit_words(ranker));
   TwoBitResult res = bfs_two_bit(ranker, fields->span(), options, resume);
-  const std::span<const std::uint64_t> f = fields->span();
-  return DistanceTable(ranker, f, std::move(res.histogram), std::move(res.farthest),
-                       std::shared_ptr<const void>(fields, fields.get()), nullptr);
+  std::span<const std::uint64_t> words = fields->span();
+  if (bits == 1) {
+    pack_one_bit(fields->span(), ranker.size(), options.bfs.threads);
+    fields->shrink(one_bit_words(ranker));
+    words = fields->span().first(one_bit_words(ranker));
+  }
+  return DistanceTable(ranker, words, std::move(res.histogram), std::move(res.farthest),
+                       std::shared_ptr<const void>(fields, fields.get()), nullptr, bits);
 }
 
 DistanceTable DistanceTable::from_database(LoadedDatabase db) {
   const State& g = db.info.goal;
-  const bool two = db.info.kind == kKindTwoBitTable;
-  if ((db.info.kind != kKindDistanceTable && !two) || !(g == canonical_goal(g.board, g.blank)))
+  const int bits = db.info.kind == kKindTwoBitTable ? 2 : db.info.kind == kKindOneBitTable ? 1 : 8;
+  if ((db.info.kind != kKindDistanceTable && bits == 8) || !(g == canonical_goal(g.board, g.blank)))
     throw DataError("not a distance table for a canonical goal");
   const std::span<const std::uint8_t> payload = db.payload;
   const Ranker ranker(g.board, g.blank);
-  if (two) {
-    if (reinterpret_cast<std::uintptr_t>(payload.data()) % 8 != 0) throw DataError("misaligned two-bit payload");
-    const std::span<const std::uint64_t> fields(reinterpret_cast<const std::uint64_t*>(payload.data()),
-                                                payload.size() / 8);
-    return DistanceTable(ranker, fields, std::move(db.info.histogram), std::move(db.info.farthest),
-                         std::shared_ptr<const void>(db.file, db.file.get()), std::move(db.chunks));
+  if (bits != 8) {
+    if (reinterpret_cast<std::uintptr_t>(payload.data()) % 8 != 0) throw DataError("misaligned payload");
+    const std::span<const std::uint64_t> words(reinterpret_cast<const std::uint64_t*>(payload.data()),
+                                               payload.size() / 8);
+    return DistanceTable(ranker, words, std::move(db.info.histogram), std::move(db.info.farthest),
+                         std::shared_ptr<const void>(db.file, db.file.get()), std::move(db.chunks), bits);
   }
   return DistanceTable(ranker, payload, std::move(db.info.histogram), std::shared_ptr<const void>(db.file, db.file.get()));
 }
 
 DatabaseInfo DistanceTable::info() const {
   DatabaseInfo i;
-  i.kind = two_bit() ? kKindTwoBitTable : kKindDistanceTable;
+  i.kind = bits_ == 2 ? kKindTwoBitTable : bits_ == 1 ? kKindOneBitTable : kKindDistanceTable;
   i.goal = goal();
   i.entries = ranker_.size();
   i.histogram = histogram_;
-  if (two_bit()) i.farthest = farthest_;
+  if (by_descent()) i.farthest = farthest_;
   return i;
 }
 
 std::span<const std::uint8_t> DistanceTable::payload() const noexcept {
-  if (!two_bit()) return depths_;
-  return {reinterpret_cast<const std::uint8_t*>(fields_.data()), fields_.size() * 8};
+  if (!by_descent()) return depths_;
+  return {reinterpret_cast<const std::uint8_t*>(words_.data()), words_.size() * 8};
 }
 
 void DistanceTable::verify_all(int threads) const {
   if (chunks_) chunks_->verify_all(threads);
-}
-
-unsigned DistanceTable::field(std::uint64_t r) const {
-  if (chunks_) chunks_->touch((r >> 5) * 8);
-  return two_bit_field(fields_.data(), r);
 }
 
 bool DistanceTable::closer(unsigned v, int blank, std::uint64_t nr) const {
@@ -162,7 +228,8 @@ int DistanceTable::descent_length(Sequence seq, int blank, std::uint64_t r) cons
   while (r != goal_rank_) {
     const unsigned v = field(r);
     if (v == 0 || v == 3 || steps >= radius())
-      throw DataError("the two-bit " + b.name() + " table is inconsistent at rank " + std::to_string(r));
+      throw DataError("the " + std::string(bits_ == 1 ? "one-bit " : "two-bit ") + b.name() +
+                      " table is inconsistent at rank " + std::to_string(r));
     const auto& nb = b.neighbours(blank);
     bool stepped = false;
     // Horizontal neighbours first: the same group, rank +-1, no re-ranking.
@@ -188,14 +255,16 @@ int DistanceTable::descent_length(Sequence seq, int blank, std::uint64_t r) cons
         }
       }
     }
-    if (!stepped) throw DataError("the two-bit " + b.name() + " table is inconsistent: no neighbour one move closer");
+    if (!stepped)
+      throw DataError("the " + std::string(bits_ == 1 ? "one-bit " : "two-bit ") + b.name() +
+                      " table is inconsistent: no neighbour one move closer");
     ++steps;
   }
   return steps;
 }
 
 int DistanceTable::depth_of_rank(std::uint64_t r) const {
-  if (!two_bit()) return depths_[r];
+  if (!by_descent()) return depths_[r];
   Sequence seq{};
   const int blank = ranker_.unrank(r, seq);
   return descent_length(seq, blank, r);
@@ -205,7 +274,7 @@ std::vector<State> DistanceTable::descend(const State& start, const State& goal)
   const Labelling lab(goal);
   auto d = distance(start, lab);
   if (!d) return {};
-  if (two_bit()) {  // the same choices as below: the first closer neighbour in U, D, L, R order
+  if (by_descent()) {  // the same choices as below: the first closer neighbour in U, D, L, R order
     std::vector<State> path{start};
     State s = start;
     for (int left = *d; left > 0; --left) {
@@ -255,10 +324,10 @@ std::vector<State> DistanceTable::farthest(const State& goal, std::size_t limit)
   for (int t = 1; t < goal.cells(); ++t) tile_of[lab.label[t]] = static_cast<std::uint8_t>(t);
   std::vector<State> out;
   const auto top = static_cast<std::uint8_t>(radius());
-  const std::uint64_t n = two_bit() ? farthest_.size() : depths_.size();
+  const std::uint64_t n = by_descent() ? farthest_.size() : depths_.size();
   for (std::uint64_t i = 0; i < n && out.size() < limit; ++i) {
-    const std::uint64_t r = two_bit() ? farthest_[i] : i;
-    if (!two_bit() && depths_[r] != top) continue;
+    const std::uint64_t r = by_descent() ? farthest_[i] : i;
+    if (!by_descent() && depths_[r] != top) continue;
     Sequence seq{};
     const int blank = ranker_.unrank(r, seq);
     State s{board(), {}, blank};

@@ -111,6 +111,19 @@ PageMemory& PageMemory::operator=(PageMemory&& o) noexcept {
   return *this;
 }
 
+void PageMemory::shrink(std::uint64_t bytes) noexcept {
+  const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGE_SIZE));
+  const std::uint64_t keep = (bytes + page - 1) / page * page;
+  if (!data_ || keep >= size_) return;
+  if (keep == 0) {
+    *this = PageMemory();
+    return;
+  }
+  if (::munmap(data_ + keep, size_ - keep) != 0) return;  // the mapping stays whole: nothing is given back
+  in_use.fetch_sub(size_ - keep, std::memory_order_relaxed);
+  size_ = keep;
+}
+
 PageMemory copy_to_pages(std::span<const std::uint8_t> from, std::string_view what) {
   PageMemory m(from.size(), what);
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, from.size(), std::size_t{1} << 21), [&](const auto& r) {

@@ -209,7 +209,7 @@ BatchStats run_batch(TableStore& store, std::string_view input, std::string& out
     const std::uint64_t r = t.ranker().rank_if_reachable(seq, start->blank);
     if (r == Ranker::kUnreachable) {
       push({nullptr, -1});
-    } else if (t.two_bit()) {
+    } else if (t.by_descent()) {
       push({nullptr, *t.distance(*start, goal_labels)});
     } else {
       const std::uint8_t* at = t.depths().data() + r;

@@ -79,12 +79,13 @@ RandomStates::RandomStates(const State& goal, const RandomOptions& options, cons
   const std::uint64_t candidates = ranker.groups() * cells_.size();
   if (hist[d] * kMaxExpectedTries >= candidates) return;  // rejection sampling
 
-  if (table->two_bit()) {  // a try is a descent: only the listed farthest states
+  if (table->by_descent()) {  // a try is a descent: only the listed farthest states
     if (d == table->radius())
       for (const State& s : table->farthest(goal, kFarthestKept))
         pool_.push_back(ranker.rank(lab.sequence(s), s.blank));
     if (pool_.empty())
-      throw option_error("depth", "depth " + std::to_string(d) + " is too rare to sample on a two-bit table: " +
+      throw option_error("depth", "depth " + std::to_string(d) + " is too rare to sample on a " +
+                                      (table->bits() == 1 ? "one-bit" : "two-bit") + " table: " +
                                       std::to_string(hist[d]) + " of " + std::to_string(ranker.size()) +
                                       " states (it needs about 1 in " + std::to_string(kMaxExpectedTries) +
                                       "; a byte table samples every depth)");

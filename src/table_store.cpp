@@ -119,7 +119,8 @@ const DistanceTable& TableStore::table(const Board& board, int goal_blank) {
 
 const DistanceTable& TableStore::build(const Board& board, int goal_blank) {
   const auto path = path_for(board, goal_blank);
-  if (DistanceTable::choose_engine(board, options_.engine) == Engine::byte) {
+  const Engine engine = DistanceTable::choose_engine(board, options_.engine);
+  if (engine == Engine::byte) {
     auto t = std::make_unique<DistanceTable>(DistanceTable::build(board, goal_blank, options_.bfs));
     save_database(path, t->info(), t->payload());
     return *(tables_[key(board, goal_blank)] = std::move(t));
@@ -162,18 +163,20 @@ const DistanceTable& TableStore::build(const Board& board, int goal_blank) {
                       std::to_string(std::chrono::duration<double>(last - now).count()).substr(0, 5) + " s)");
     };
   }
+  // The same search (and checkpoints) for either width: a one-bit table is its fields packed.
+  const int bits = engine == Engine::one_bit ? 1 : 2;
   std::unique_ptr<DistanceTable> t;
   if (resumed) {
     // A checkpoint whose checksums hold but whose counts disagree with its fields (forged or
     // written by a faulty build) shows as layers of the wrong size: a data error naming it.
     try {
       t = std::make_unique<DistanceTable>(
-          DistanceTable::build_two_bit(board, goal_blank, o, resumed->fields, &resumed->progress));
+          DistanceTable::build_two_bit(board, goal_blank, o, resumed->fields, &resumed->progress, bits));
     } catch (const std::logic_error& e) {
       throw DataError(ckpt.string() + ": the checkpoint is inconsistent with its fields (" + e.what() + ")");
     }
   } else {
-    t = std::make_unique<DistanceTable>(DistanceTable::build_two_bit(board, goal_blank, o));
+    t = std::make_unique<DistanceTable>(DistanceTable::build_two_bit(board, goal_blank, o, nullptr, nullptr, bits));
   }
   resumed.reset();
   save_database(path, t->info(), t->payload());

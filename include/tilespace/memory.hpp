@@ -51,6 +51,10 @@ class PageMemory {
   PageMemory(const PageMemory&) = delete;
   PageMemory& operator=(const PageMemory&) = delete;
 
+  // Gives the memory after the first `bytes` (rounded up to whole pages) back to the system and
+  // to the budget; size() is then that rounded size. Nothing happens when it would not shrink.
+  void shrink(std::uint64_t bytes) noexcept;
+
   std::uint8_t* data() const noexcept { return data_; }
   std::uint64_t size() const noexcept { return size_; }
   std::span<std::uint8_t> bytes() const noexcept { return {data_, size_}; }

@@ -10,7 +10,7 @@
 //   - rejection sampling when at least 1 in kMaxExpectedTries of them is at the depth;
 //   - otherwise, on a byte table, the ranks at the depth are collected once (one parallel scan of
 //     the table; histogram()[depth] * 8 bytes, ResourceError above kMaxPoolBytes) and drawn among;
-//   - on a two-bit table (a depth costs a descent) only at the radius when the table lists its
+//   - on a two-bit or one-bit table (a depth costs a descent) only at the radius when the table lists its
 //     farthest states (at most kFarthestKept); any other rare depth is refused.
 // Every draw is exact and independent (with replacement); next() allocates nothing.
 //
@@ -49,12 +49,12 @@ class RandomStates {
   // (std::invalid_argument if it is for another board or blank cell). Throws, before drawing
   // anything, InputError option_error("depth", ...) when no state is at that depth (negative or
   // beyond the radius), when a depth comes without a table, or when the depth is too rare to
-  // sample on a two-bit table; ResourceError when the ranks of a rare depth would exceed
+  // sample on a two-bit or one-bit table; ResourceError when the ranks of a rare depth would exceed
   // kMaxPoolBytes. A byte table's rare depth costs one scan of the table here.
   RandomStates(const State& goal, const RandomOptions& options, const DistanceTable* table);
 
   // The next state, labelled like the goal. O(N^2) without a depth (solvable); with a depth
-  // O(N) a try (expected tries at most kMaxExpectedTries; a try on a two-bit table is a descent,
+  // O(N) a try (expected tries at most kMaxExpectedTries; a try on a two-bit or one-bit table is a descent,
   // O(depth * N)), or O(N) from the collected ranks. Throws DataError when the table's histogram
   // does not match its depths: kMaxTries tries without a state at the depth (or a two-bit
   // descent that finds the table inconsistent).

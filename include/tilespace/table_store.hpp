@@ -1,6 +1,7 @@
 // The folder of distance databases (out/ by default): finds, loads, builds and caches tables.
 //
-// File names are <W>x<H>-<canonical goal>.tsdb, e.g. out/3x3-123456780.tsdb; one file per blank
+// File names are <W>x<H>-<canonical goal>.tsdb, e.g. out/3x3-123456780.tsdb, whatever the table's
+// bits a state (a byte, two or one: the file's header says, and any is loaded); one file per blank
 // cell of the goal serves every goal with its blank there (see distance_table.hpp).
 // Not thread-safe: one store per thread of control; the tables it hands out are immutable.
 #pragma once
@@ -21,7 +22,7 @@ struct StoreOptions {
   std::filesystem::path dir = "out";
   BfsOptions bfs;                                  // threads and progress for builds
   std::function<void(const std::string&)> note;   // one-line notices (building, built); may be empty
-  Engine engine = Engine::automatic;               // which BFS builds missing tables
+  Engine engine = Engine::automatic;               // which BFS builds missing tables, and the bits of their files
   // Two-bit builds: save a checkpoint (<table>.ckpt) between layers at most this often (0: never),
   // and no sooner than ten times the last checkpoint's duration after it (at most a tenth of the
   // time goes to checkpoints); with `resume`, continue from the checkpoint if there is one.

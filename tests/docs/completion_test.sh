@@ -115,7 +115,7 @@ expect_including "tilespace verify --algorithms " astar idastar
 expect_exactly "tilespace compare --algorithms bfs,ida" bfs,idastar
 expect_including "tilespace compare --algorithms=astar:" manhattan
 expect_including "tilespace query --board " 3x3 4x4 5x5 2x3
-expect_exactly "tilespace build --bits " 2 8
+expect_exactly "tilespace build --bits " 1 2 8
 expect_exactly "tilespace solve --lang=" en zh
 expect_exactly "tilespace solve --automaton " on off
 expect_including "tilespace build --pdb " 7-8 6-6-3 5-5-5 6-6-6-6 4-4

@@ -1,6 +1,6 @@
 // Fuzz target: the database loader (database.hpp's load_database, any kind) and the distance
-// tables it gives, byte (kind 1) and two-bit (kind 3): DistanceTable::from_database and what
-// reads a loaded table (distance, descend, farthest, verify_all, RandomStates with a depth).
+// tables it gives, byte (kind 1), two-bit (kind 3) and one-bit (kind 5): DistanceTable::from_database
+// and what reads a loaded table (distance, descend, farthest, verify_all, RandomStates with a depth).
 //
 // Input: byte 0 is the harness's control, the rest the file's image. The image's checksums are
 // recomputed first (support.hpp's fix_database: with the chunk size, offsets and counts the header
@@ -30,7 +30,7 @@ namespace {
 // What every loaded database must satisfy, whatever its kind.
 void check_info(const LoadedDatabase& db) {
   const DatabaseInfo& i = db.info;
-  fuzz::check(i.kind >= 1 && i.kind <= 4, "an unknown kind loaded");
+  fuzz::check(i.kind >= 1 && i.kind <= 5, "an unknown kind loaded");
   fuzz::check(!i.histogram.empty() && i.histogram.size() <= 480 && i.histogram[0] == 1, "a bad histogram loaded");
   const std::uint64_t states = i.kind == kKindMoveAutomaton ? i.entries / 4 : i.entries;
   std::uint64_t sum = 0;
@@ -40,11 +40,12 @@ void check_info(const LoadedDatabase& db) {
   }
   fuzz::check(sum == states, "a histogram that does not add up");
   const std::uint64_t bytes = i.kind == kKindTwoBitTable     ? (i.entries + 31) / 32 * 8
+                              : i.kind == kKindOneBitTable   ? (i.entries + 63) / 64 * 8
                               : i.kind == kKindMoveAutomaton ? 4 * i.entries
                                                              : i.entries;
   fuzz::check(db.payload.size() == bytes, "a payload of another size than the header's");
   if (i.kind != kKindMoveAutomaton) fuzz::check(fuzz::valid_state(i.goal), "an invalid goal loaded");
-  if (i.kind == kKindTwoBitTable) {
+  if (i.kind == kKindTwoBitTable || i.kind == kKindOneBitTable) {
     fuzz::check(i.farthest.size() <= kFarthestKept, "too many farthest states");
     for (std::size_t k = 0; k < i.farthest.size(); ++k)
       fuzz::check(i.farthest[k] < i.entries && (k == 0 || i.farthest[k] > i.farthest[k - 1]), "bad farthest ranks");
@@ -70,16 +71,16 @@ void check_state(const DistanceTable& t, const State& s) {
   std::optional<int> d;
   try {
     d = t.distance(s, goal);
-  } catch (const DataError&) {  // a two-bit table found inconsistent by its descent
-    fuzz::check(t.two_bit(), "a byte table's lookup threw");
+  } catch (const DataError&) {  // a two-bit or one-bit table found inconsistent by its descent
+    fuzz::check(t.by_descent(), "a byte table's lookup threw");
     return;
   }
   fuzz::check(d.has_value(), "a state of a rank is unreachable");
   fuzz::check(*d >= 0 && *d <= t.radius(), "a distance beyond the radius: " + std::to_string(*d));
-  // A two-bit descent ends only at the goal. (A byte table's depths are trusted as its checksum
+  // A descent (two-bit or one-bit) ends only at the goal. (A byte table's depths are trusted as its checksum
   // covers them: values that lie behind a valid checksum are not detectable short of a rebuild;
   // what reads them must still not crash, hang or print a path that misses the goal.)
-  if (t.two_bit()) fuzz::check((*d == 0) == (s == goal), "distance 0 is not the goal");
+  if (t.by_descent()) fuzz::check((*d == 0) == (s == goal), "distance 0 is not the goal");
   std::vector<State> path;
   try {
     path = t.descend(s, goal);
@@ -97,7 +98,7 @@ void check_state(const DistanceTable& t, const State& s) {
 }
 
 void check_table(const DistanceTable& t, std::uint8_t control, std::uint64_t salt) {
-  if (!t.two_bit()) {
+  if (!t.by_descent()) {
     // The radius is a byte table's largest depth (what `stats` prints, where `farthest` looks).
     int largest = 0;
     for (const std::uint8_t v : t.depths()) largest = std::max<int>(largest, v);
@@ -115,7 +116,7 @@ void check_table(const DistanceTable& t, std::uint8_t control, std::uint64_t sal
   for (int k = 0; k < 4; ++k) check_state(t, state_of_rank(t, (salt >> (8 * k)) * 2654435761u % size));
   for (const State& s : t.farthest(t.goal(), 4)) {
     fuzz::check(fuzz::valid_state(s) && s.board == t.board(), "farthest: an invalid state");
-    if (!t.two_bit()) fuzz::check(t.distance(s, t.goal()) == t.radius(), "farthest: not at the radius");
+    if (!t.by_descent()) fuzz::check(t.distance(s, t.goal()) == t.radius(), "farthest: not at the radius");
   }
   // Random states at a depth (-1 .. radius + 1): rejection or the collected ranks.
   RandomOptions ro;
@@ -126,7 +127,7 @@ void check_table(const DistanceTable& t, std::uint8_t control, std::uint64_t sal
     for (int k = 0; k < 3; ++k) {
       const State s = rs.next();
       fuzz::check(fuzz::valid_state(s) && s.board == t.board(), "RandomStates: an invalid state");
-      if (!t.two_bit()) fuzz::check(t.distance(s, t.goal()) == ro.depth, "RandomStates: a state at another depth");
+      if (!t.by_descent()) fuzz::check(t.distance(s, t.goal()) == ro.depth, "RandomStates: a state at another depth");
     }
   } catch (const InputError& e) {
     fuzz::check(e.about == InputError::About::option && e.name == "depth", "RandomStates: an error not about the depth");
@@ -153,7 +154,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   check_info(db);
   const std::uint8_t kind = db.info.kind;
-  if (kind != kKindDistanceTable && kind != kKindTwoBitTable) return 0;
+  if (kind != kKindDistanceTable && kind != kKindTwoBitTable && kind != kKindOneBitTable) return 0;
   std::optional<DistanceTable> t;
   try {
     t.emplace(DistanceTable::from_database(std::move(db)));

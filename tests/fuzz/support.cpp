@@ -160,7 +160,8 @@ void fix_database(std::vector<std::uint8_t>& image, bool chunks, bool payload, b
   if (off > n || size > n - off) off = H, size = n - H;
   const std::span<const std::uint8_t> data(image.data() + off, size);
   if (payload) {
-    if (kind == tilespace::kKindPatternDatabase || kind == tilespace::kKindTwoBitTable) {
+    if (kind == tilespace::kKindPatternDatabase || kind == tilespace::kKindTwoBitTable ||
+        kind == tilespace::kKindOneBitTable) {
       const std::uint32_t log2 = get_u32(image, 136);
       const std::uint64_t want = get_u64(image, 144) + get_u32(image, 140);  // chunk sums, then the farthest ranks
       const std::uint64_t start = off + size;

@@ -10,6 +10,7 @@ Run: PYTHONPATH=build/python /usr/bin/python3 -m pytest tests/python -q
 """
 
 import inspect
+import pathlib
 import random
 import threading
 import time
@@ -308,10 +309,11 @@ def test_distance_without_a_table_too_long_to_build_is_a_data_error(tmp_path):
     assert "tilespace build" in str(e.value) and "2x7" in str(e.value)
 
 
+@pytest.mark.parametrize("bits", ["8", "2", "1"])
 @pytest.mark.parametrize("damage", ["truncate", "flip", "magic"])
-def test_a_damaged_table_is_a_data_error(cli, tmp_path, damage):
+def test_a_damaged_table_is_a_data_error(cli, tmp_path, damage, bits):
     db = str(tmp_path / "db")
-    assert cli.run("build", "--board", "2x3", "--db", db).returncode == 0
+    assert cli.run("build", "--board", "2x3", "--bits", bits, "--db", db).returncode == 0
     (path,) = (tmp_path / "db").glob("*.tsdb")
     b = bytearray(path.read_bytes())
     if damage == "truncate":
@@ -790,6 +792,51 @@ def test_stats_bad_input(cli, db):
         tilespace.stats(board="2x7", db=db)
     with pytest.raises(MemoryError):
         tilespace.stats(board="4x4", db=db)
+
+
+# --- one-bit tables ------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def widths(cli, tmp_path_factory):
+    """{bits: folder} holding the 2x5 tables of the default goal and of the blank on cell 4, built
+    with --bits 1 and --bits 2 (the two-bit engine's table in one bit a state, and in two)."""
+    folders = {}
+    for bits in ("1", "2"):
+        db = str(tmp_path_factory.mktemp(f"bits{bits}"))
+        for goal in ("1 2 3 4 5 6 7 8 9 0", "1 2 3 4 0 5 6 7 8 9"):
+            proc = cli.run("build", "--board", "2x5", "--goal", goal, "--bits", bits, "--db", db)
+            assert proc.returncode == 0, proc.stderr
+        folders[bits] = db
+    return folders
+
+
+def test_one_bit_and_two_bit_tables_answer_alike(cli, widths):
+    one, two = widths["1"], widths["2"]
+    for db, kind in ((one, 5), (two, 3)):
+        files = sorted(pathlib.Path(db).glob("*.tsdb"))
+        assert len(files) == 2 and all(f.read_bytes()[16] == kind for f in files)
+    starts = tilespace.random_states(2000, board="2x5", seed=8, db=one)
+    goals = np.array([canonical_goal(10, 4) if i % 2 else canonical_goal(10, 9) for i in range(2000)], dtype=np.uint8)
+    d1 = tilespace.distances(starts, board="2x5", db=one)
+    assert d1.tolist() == tilespace.distances(starts, board="2x5", db=two).tolist()
+    assert d1.min() >= 0 and d1.max() <= 55
+    pairwise = tilespace.distances(starts, goals, board="2x5", db=one)
+    assert pairwise.tolist() == tilespace.distances(starts, goals, board="2x5", db=two).tolist()
+    for i in range(0, 2000, 97):
+        assert tilespace.distance(starts[i], board="2x5", db=one) == d1[i]
+    assert plain(tilespace.stats(board="2x5", db=one)) == plain(tilespace.stats(board="2x5", db=two))
+    assert plain(tilespace.stats(board="2x5", db=one)) == cli.json("stats", "--board", "2x5", "--db", two)
+    for s in starts[:20]:
+        a = tilespace.solve(s, board="2x5", algorithm="table", db=one)
+        b = tilespace.solve(s, board="2x5", algorithm="table", db=two)
+        assert without_seconds(a) == without_seconds(b)
+    for depth in (20, 34, 55):
+        a = tilespace.random_states(10, board="2x5", depth=depth, seed=2, db=one)
+        assert a.tolist() == tilespace.random_states(10, board="2x5", depth=depth, seed=2, db=two).tolist()
+        assert tilespace.distances(a, board="2x5", db=two).tolist() == [depth] * 10
+    triples = [(s, None, int(d) + (i % 2)) for i, (s, d) in enumerate(zip(starts[:30], d1[:30]))]
+    a, b = tilespace.check(triples, board="2x5", db=one), tilespace.check(triples, board="2x5", db=two)
+    assert without_seconds(a) == without_seconds(b) and a["failed"] == 15
 
 
 # --- check ---------------------------------------------------------------------------------------

@@ -37,7 +37,7 @@ struct LabFlags {
 // Options of `build` beyond the common ones.
 struct BuildFlags {
   bool all_goals = false;
-  int bits = 0;                   // 0: automatic (byte engine where it fits), 8 or 2
+  int bits = 0;                   // 0: automatic (8 where the byte engine fits, else 1), 8, 2 or 1
   double checkpoint_every = 300;  // seconds between checkpoints of a two-bit build (0: none)
   bool checkpoint_given = false, resume = false;
   std::string pdb;                // the pattern databases of this partition instead of a distance table

@@ -226,7 +226,8 @@ int cmd_build(Common& c, const BuildFlags& f) {
   const Engine engine = DistanceTable::choose_engine(b, static_cast<Engine>(f.bits));
   if (engine == Engine::byte && (f.resume || f.checkpoint_given))
     throw option_error(f.resume ? "resume" : "checkpoint-every",
-                       "applies to the two-bit engine (--bits 2); the " + b.name() + " table is built with the byte engine");
+                       "applies to the two-bit engine (--bits 2 or 1); the " + b.name() +
+                           " table is built with the byte engine");
   StoreOptions o = store_options(c);
   o.engine = engine;
   o.checkpoint_every = f.checkpoint_every;
@@ -243,25 +244,26 @@ int cmd_build(Common& c, const BuildFlags& f) {
   for (int blank : blanks) {
     const auto path = store.path_for(b, blank).string();
     const auto t0 = std::chrono::steady_clock::now();
-    // An existing file is kept if it loads (header and checksums checked; a two-bit table's every
-    // chunk too) and is of the engine asked for, if one was; a bad one is a DataError naming it.
+    // An existing file is kept if it loads (header and checksums checked; a two-bit or one-bit
+    // table's every chunk too) and has the bits asked for, if they were; a bad one is a DataError
+    // naming it.
     bool up_to_date = false;
     if (!f.force && file_exists(path)) {
       const DistanceTable& t = store.table(b, blank);
       t.verify_all(c.threads);
-      up_to_date = f.bits == 0 || (t.two_bit() ? 2 : 8) == f.bits;
+      up_to_date = f.bits == 0 || t.bits() == f.bits;
     }
     const DistanceTable& t = up_to_date ? store.table(b, blank) : store.build(b, blank);
     const double secs = seconds_since(t0);
     if (c.json) {
       out.push_back({{"file", path}, {"up_to_date", up_to_date}, {"goal", tiles_json(t.goal())},
-                     {"states", t.ranker().size()}, {"radius", t.radius()}, {"bits", t.two_bit() ? 2 : 8},
+                     {"states", t.ranker().size()}, {"radius", t.radius()}, {"bits", t.bits()},
                      {"seconds", secs}});
     } else if (up_to_date) {
       std::printf("up to date: %s\n", path.c_str());
     } else {
-      std::printf("built %s: %llu states, radius %d, %s, %.2f s\n", path.c_str(),
-                  static_cast<unsigned long long>(t.ranker().size()), t.radius(), t.two_bit() ? "2 bits" : "8 bits", secs);
+      std::printf("built %s: %llu states, radius %d, %d bit%s, %.2f s\n", path.c_str(),
+                  static_cast<unsigned long long>(t.ranker().size()), t.radius(), t.bits(), t.bits() == 1 ? "" : "s", secs);
     }
   }
   if (c.json) std::puts(out.dump().c_str());
@@ -411,7 +413,8 @@ int cmd_stats(Common& c, bool all_goals) {
   constexpr std::size_t kShown = 20;
   for (std::size_t i = 0; i < far.size() && i < kShown; ++i) std::printf("  %s\n", far[i].to_string().c_str());
   if (far.empty() && h.back() > 0) {
-    std::printf(m.zh() ? "  （两位表只在不超过 %zu 个时列出）\n" : "  (a two-bit table lists them only when there are at most %zu)\n",
+    std::printf(m.zh() ? "  （两位表或一位表只在不超过 %zu 个时列出）\n"
+                       : "  (a two-bit or one-bit table lists them only when there are at most %zu)\n",
                 kFarthestKept);
   } else if (h.back() > kShown) {
     std::printf(m.zh() ? "  ……另有 %llu 个（--json 最多列出 %zu 个）\n" : "  ... and %llu more (--json lists up to %zu)\n",
