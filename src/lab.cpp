@@ -118,20 +118,7 @@ Solver::Solver(const Combo& combo, const State& goal, const SolveOptions& base) 
 
 Result Solver::run(const State& start) { return run_(start); }
 
-State state_of_rank(const DistanceTable& table, const State& goal, std::uint64_t r) {
-  const Labelling lab(goal);
-  std::array<std::uint8_t, kMaxCells> tile_of{};
-  for (int t = 1; t < goal.cells(); ++t) tile_of[lab.label[t]] = static_cast<std::uint8_t>(t);
-  Sequence seq{};
-  const int blank = table.ranker().unrank(r, seq);
-  State s{goal.board, {}, blank};
-  int k = 0;
-  for (int c = 0; c < goal.cells(); ++c)
-    if (c != blank) s.tiles[c] = tile_of[seq[k++]];
-  return s;
-}
-
-VerifyReport verify(const DistanceTable& table, const State& goal, const Combo& combo, const std::vector<std::uint64_t>& ranks,
+VerifyReport verify(const GoalTable& table, const State& goal, const Combo& combo, const std::vector<std::uint64_t>& ranks,
                     const SolveOptions& base, int threads) {
   VerifyReport rep;
   rep.combo = combo;
@@ -150,8 +137,8 @@ VerifyReport verify(const DistanceTable& table, const State& goal, const Combo& 
       Local& l = locals.local();
       if (!l.solver) l.solver = std::make_unique<Solver>(combo, goal, o);
       for (std::size_t i = range.begin(); i < range.end(); ++i) {
-        const State s = state_of_rank(table, goal, ranks[i]);
-        const int opt = table.depth_of_rank(ranks[i]);
+        const State s = table.state_of_rank(ranks[i], goal);
+        const int opt = table.table().depth_of_rank(ranks[i]);
         const Result r = l.solver->run(s);
         VerifyReport& p = l.part;
         ++p.states;

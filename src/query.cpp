@@ -102,21 +102,23 @@ BatchStats run_batch(TableStore& store, std::string_view input, std::string& out
   const Board& board = options.goal.board;
   require_packed(board);  // the tables below are indexed by blank cell
   const int n = board.cells();
-  std::array<const DistanceTable*, kMaxCells> tables{};
-  auto table_for = [&](int blank) -> const DistanceTable& {
+  // Each goal blank cell's table (its own, or its class's through a symmetry: goal_table.hpp),
+  // asked for once, when a line first needs it.
+  std::array<const GoalTable*, kMaxCells> tables{};
+  auto table_for = [&](int blank) -> const GoalTable& {
     if (!tables[blank]) {
       if (options.table_source) {
         tables[blank] = &options.table_source(board, blank);
       } else if (options.store_mutex) {
         const std::lock_guard lock(*options.store_mutex);
-        tables[blank] = &store.table(board, blank);
+        tables[blank] = &store.goal(board, blank);
       } else {
-        tables[blank] = &store.table(board, blank);
+        tables[blank] = &store.goal(board, blank);
       }
     }
     return *tables[blank];
   };
-  const Labelling default_goal(options.goal);
+  std::optional<Labelling> default_goal;  // the default goal's labelling, once its table is known
 
   BatchStats stats;
   // One answer line: the length, or unreachable (d < 0).
@@ -203,16 +205,16 @@ BatchStats run_batch(TableStore& store, std::string_view input, std::string& out
       }
     }
     // The rank now, the table's byte a few lines later: its cache miss overlaps the next lines.
-    const Labelling goal_labels = goal ? Labelling(*goal) : default_goal;
-    const DistanceTable& t = table_for(goal_labels.goal_blank);
-    const Sequence seq = goal_labels.sequence(*start);
-    const std::uint64_t r = t.ranker().rank_if_reachable(seq, start->blank);
+    const GoalTable& t = table_for(goal ? goal->blank : options.goal.blank);
+    if (!goal && !default_goal) default_goal = t.labelling(options.goal);
+    const Labelling goal_labels = goal ? t.labelling(*goal) : *default_goal;
+    const std::uint64_t r = t.rank_if_reachable(*start, goal_labels);
     if (r == Ranker::kUnreachable) {
       push({nullptr, -1});
-    } else if (t.by_descent()) {
-      push({nullptr, *t.distance(*start, goal_labels)});
+    } else if (t.table().by_descent()) {
+      push({nullptr, t.table().depth_of_rank(r)});
     } else {
-      const std::uint8_t* at = t.depths().data() + r;
+      const std::uint8_t* at = t.table().depths().data() + r;
       __builtin_prefetch(at);
       push({at, 0});
     }

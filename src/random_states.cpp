@@ -11,8 +11,8 @@
 #include <utility>
 
 #include "tilespace/bfs.hpp"
-#include "tilespace/distance_table.hpp"
 #include "tilespace/errors.hpp"
+#include "tilespace/goal_table.hpp"
 #include "tilespace/rank.hpp"
 #include "tilespace/search/registry.hpp"
 
@@ -55,12 +55,12 @@ std::vector<std::uint64_t> ranks_at(std::span<const std::uint8_t> depths, int d,
 
 }  // namespace
 
-RandomStates::RandomStates(const State& goal, const RandomOptions& options, const DistanceTable* table)
+RandomStates::RandomStates(const State& goal, const RandomOptions& options, const GoalTable* table)
     : goal_(goal), rng_(options.seed) {
   if (!options.depth) return;
   const int d = *options.depth;
   if (!table) throw option_error("depth", "a depth needs the distance table of the goal");
-  if (!(table->board() == goal.board) || table->ranker().goal_blank() != goal.blank)
+  if (!(table->board() == goal.board) || table->goal_blank() != goal.blank)
     throw std::invalid_argument("RandomStates: the table is not the one of the goal's board and blank cell");
   const std::vector<std::uint64_t>& hist = table->histogram();
   if (d < 0) throw option_error("depth", "a depth is a number of moves, at least 0");
@@ -69,9 +69,10 @@ RandomStates::RandomStates(const State& goal, const RandomOptions& options, cons
                                     std::to_string(table->radius()));
   table_ = table;
   depth_ = d;
-  const Ranker& ranker = table->ranker();
-  const Labelling lab(goal);
-  for (int t = 1; t < goal.cells(); ++t) tile_of_[lab.label[t]] = static_cast<std::uint8_t>(t);
+  // The ranks and blank cells below are the table's (on its cells); GoalTable::state_of_rank
+  // labels a rank's state like the goal, on the goal's cells.
+  const Ranker& ranker = table->table().ranker();
+  const Labelling lab = table->labelling(goal);
 
   // Every state at depth d has its blank on a cell of parity d mod 2: draw only those ranks.
   for (int c = 0; c < goal.cells(); ++c)
@@ -79,10 +80,9 @@ RandomStates::RandomStates(const State& goal, const RandomOptions& options, cons
   const std::uint64_t candidates = ranker.groups() * cells_.size();
   if (hist[d] * kMaxExpectedTries >= candidates) return;  // rejection sampling
 
-  if (table->by_descent()) {  // a try is a descent: only the listed farthest states
+  if (table->table().by_descent()) {  // a try is a descent: only the listed farthest states
     if (d == table->radius())
-      for (const State& s : table->farthest(goal, kFarthestKept))
-        pool_.push_back(ranker.rank(lab.sequence(s), s.blank));
+      for (const State& s : table->farthest(goal, kFarthestKept)) pool_.push_back(table->rank_if_reachable(s, lab));
     if (pool_.empty())
       throw option_error("depth", "depth " + std::to_string(d) + " is too rare to sample on a " +
                                       (table->bits() == 1 ? "one-bit" : "two-bit") + " table: " +
@@ -95,7 +95,7 @@ RandomStates::RandomStates(const State& goal, const RandomOptions& options, cons
     throw ResourceError("sampling depth " + std::to_string(d) + " needs its " + std::to_string(hist[d]) +
                         " states in memory: " + std::to_string(hist[d] * sizeof(std::uint64_t)) +
                         " bytes, more than 1 GiB");
-  pool_ = ranks_at(table->depths(), d, hist[d]);
+  pool_ = ranks_at(table->table().depths(), d, hist[d]);
 }
 
 std::uint64_t RandomStates::below(std::uint64_t n) {
@@ -107,26 +107,18 @@ std::uint64_t RandomStates::below(std::uint64_t n) {
   }
 }
 
-State RandomStates::state_of_rank(std::uint64_t r) const {
-  Sequence seq{};
-  const int blank = table_->ranker().unrank(r, seq);
-  State s{goal_.board, {}, blank};
-  for (int c = 0, k = 0; c < goal_.cells(); ++c)
-    if (c != blank) s.tiles[c] = tile_of_[seq[k++]];
-  return s;
-}
-
 State RandomStates::next() {
-  if (!pool_.empty()) return state_of_rank(pool_[below(pool_.size())]);
+  if (!pool_.empty()) return table_->state_of_rank(pool_[below(pool_.size())], goal_);
   if (table_) {
     // Rejection: the histogram promises at least 1 state in kMaxExpectedTries at the depth, so
     // kMaxTries draws all miss with probability below e^-50 on a true table. A table whose
     // histogram lies (behind valid checksums) would otherwise loop forever.
-    const std::uint64_t cells = table_->ranker().cells(), k = cells_.size();
+    const DistanceTable& t = table_->table();
+    const std::uint64_t cells = t.ranker().cells(), k = cells_.size();
     for (std::uint64_t tries = 0; tries < kMaxTries; ++tries) {
-      const std::uint64_t x = below(table_->ranker().groups() * k);
+      const std::uint64_t x = below(t.ranker().groups() * k);
       const std::uint64_t r = (x / k) * cells + static_cast<std::uint64_t>(cells_[x % k]);
-      if (table_->depth_of_rank(r) == depth_) return state_of_rank(r);
+      if (t.depth_of_rank(r) == depth_) return table_->state_of_rank(r, goal_);
     }
     throw DataError("the distance table's histogram does not match its depths at depth " + std::to_string(depth_) +
                     ": no state there in " + std::to_string(kMaxTries) + " draws");

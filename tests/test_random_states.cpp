@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "support.hpp"
-#include "tilespace/distance_table.hpp"
 #include "tilespace/errors.hpp"
+#include "tilespace/goal_table.hpp"
 #include "tilespace/random_states.hpp"
 #include "tilespace/rank.hpp"
 #include "tilespace/state.hpp"
@@ -104,18 +104,20 @@ TEST_CASE("random states without a depth are reachable from any goal, up to 5x5"
   }
   // Cross-checked with a table: the goal with its blank in the middle, tiles shuffled.
   const DistanceTable table = DistanceTable::build(Board(3, 3), 4);
+  const GoalTable view(table, 4);
   const State goal = shuffled_goal(Board(3, 3), 4, 7);
-  RandomStates gen(goal, {}, &table);  // a table without a depth is ignored
+  RandomStates gen(goal, {}, &view);  // a table without a depth is ignored
   for (int i = 0; i < 3000; ++i) REQUIRE(table.distance(gen.next(), goal).has_value());
 }
 
 TEST_CASE("random states: the same seed gives the same states, another seed others", "[random]") {
   const DistanceTable table = DistanceTable::build(Board(3, 3), 8);
+  const GoalTable view(table, 8);
   const State goal = canonical_goal(Board(3, 3), 8);
   for (const std::optional<int> depth : {std::optional<int>{}, std::optional<int>{20}, std::optional<int>{5}}) {
     INFO("depth " << depth.value_or(-1));
     const auto draw = [&](std::uint64_t seed) {
-      RandomStates gen(goal, {depth, seed}, &table);
+      RandomStates gen(goal, {depth, seed}, &view);
       std::vector<std::uint64_t> out;
       for (int i = 0; i < 50; ++i) out.push_back(gen.next().packed());
       return out;
@@ -140,13 +142,14 @@ TEST_CASE("random states at a depth on a byte table: exact distance, uniform, th
   const Board b(3, 3);
   for (const int blank : {8, 4}) {
     const DistanceTable table = DistanceTable::build(b, blank);
+    const GoalTable view(table, blank);
     const State goal = blank == 8 ? canonical_goal(b, 8) : shuffled_goal(b, 4, 11);
     INFO("goal " << goal.to_string() << ", radius " << table.radius());
     // Corner goal: 0..7 and the radius are rarer than 1 in 1000 of their parity's ranks (collected),
     // 8 and up sampled by rejection; center goal: 0..7 collected, the rest (radius too) rejection.
     for (const int depth : {0, 1, 3, 7, 8, 15, 20, 22, table.radius() - 1, table.radius()}) {
       INFO("depth " << depth);
-      RandomStates gen(goal, {depth, 9}, &table);
+      RandomStates gen(goal, {depth, 9}, &view);
       std::set<std::uint64_t> seen;
       for (int i = 0; i < 300; ++i) {
         const State s = gen.next();
@@ -157,25 +160,27 @@ TEST_CASE("random states at a depth on a byte table: exact distance, uniform, th
     }
   }
   const DistanceTable table = DistanceTable::build(b, 8);
+  const GoalTable view(table, 8);
   REQUIRE(table.radius() == 31);
   REQUIRE(table.histogram()[31] == 2);
-  RandomStates radius(canonical_goal(b, 8), {31, 1}, &table);
+  RandomStates radius(canonical_goal(b, 8), {31, 1}, &view);
   std::set<std::uint64_t> seen;
   for (int i = 0; i < 200; ++i) seen.insert(radius.next().packed());
   CHECK(seen.size() == 2);
 
   SECTION("uniform among the collected ranks (3x3, depth 7)") {
     const std::uint64_t n = table.histogram()[7];
-    RandomStates gen(canonical_goal(b, 8), {7, 3}, &table);
+    RandomStates gen(canonical_goal(b, 8), {7, 3}, &view);
     check_uniform(tally(gen, n * 1000), n * 1000, n);
   }
   SECTION("uniform by rejection (2x4, a shuffled goal)") {
     const DistanceTable t24 = DistanceTable::build(Board(2, 4), 3);
+    const GoalTable v24(t24, 3);
     const State goal = shuffled_goal(Board(2, 4), 3, 13);
     const int depth = 20;
     const std::uint64_t n = t24.histogram()[depth];
     REQUIRE(n * RandomStates::kMaxExpectedTries >= t24.ranker().size() / 2);  // rejection
-    RandomStates gen(goal, {depth, 4}, &t24);
+    RandomStates gen(goal, {depth, 4}, &v24);
     const auto counts = tally(gen, n * 200);
     for (const auto& [key, k] : counts) REQUIRE(t24.distance(State::unpack(goal.board, key), goal) == depth);
     check_uniform(counts, n * 200, n);
@@ -185,26 +190,29 @@ TEST_CASE("random states at a depth on a byte table: exact distance, uniform, th
 TEST_CASE("random states at a depth: errors before drawing", "[random]") {
   const Board b(3, 3);
   const DistanceTable table = DistanceTable::build(b, 8);
+  const GoalTable view(table, 8), corner(table, 0);
   const State goal = canonical_goal(b, 8);
-  check_depth_error(input_error_of([&] { RandomStates(goal, {40, 0}, &table); }),
+  check_depth_error(input_error_of([&] { RandomStates(goal, {40, 0}, &view); }),
                     "no state is 40 moves from this goal: the radius is 31");
-  check_depth_error(input_error_of([&] { RandomStates(goal, {-1, 0}, &table); }), "at least 0");
+  check_depth_error(input_error_of([&] { RandomStates(goal, {-1, 0}, &view); }), "at least 0");
   check_depth_error(input_error_of([&] { RandomStates(goal, {5, 0}, nullptr); }), "distance table");
   check_depth_error(input_error_of([&] { RandomStates(canonical_goal(Board(5, 5), 24), {5, 0}, nullptr); }),
                     "distance table");
-  CHECK_THROWS_AS((RandomStates(canonical_goal(b, 4), {5, 0}, &table)), std::invalid_argument);  // another blank
+  CHECK_THROWS_AS((RandomStates(canonical_goal(b, 4), {5, 0}, &view)), std::invalid_argument);  // another blank
+  CHECK_THROWS_AS((RandomStates(canonical_goal(b, 8), {5, 0}, &corner)), std::invalid_argument);
 }
 
 TEST_CASE("random states at a depth on a two-bit table: rejection, the listed radius, rare depths refused",
           "[random]") {
   const Board b(3, 3);
   const DistanceTable bytes = DistanceTable::build(b, 1);  // an edge: 2 states at the radius 31
-  const DistanceTable two = DistanceTable::build_two_bit(b, 1, {});
-  REQUIRE(two.bits() == 2);
+  const DistanceTable two_table = DistanceTable::build_two_bit(b, 1, {});
+  REQUIRE(two_table.bits() == 2);
+  const GoalTable two(two_table, 1), bytes_view(bytes, 1);
   const State goal = shuffled_goal(b, 1, 17);
 
   // A common depth: every state at it, and the same states as from the byte table (the same tries).
-  RandomStates from_two(goal, {20, 8}, &two), from_bytes(goal, {20, 8}, &bytes);
+  RandomStates from_two(goal, {20, 8}, &two), from_bytes(goal, {20, 8}, &bytes_view);
   for (int i = 0; i < 300; ++i) {
     const State s = from_two.next();
     REQUIRE(bytes.distance(s, goal) == 20);
@@ -214,7 +222,7 @@ TEST_CASE("random states at a depth on a two-bit table: rejection, the listed ra
   // The radius is listed (at most kFarthestKept states): all of them drawn.
   const int radius = two.radius();
   const std::uint64_t at_radius = two.histogram()[radius];
-  REQUIRE(at_radius * RandomStates::kMaxExpectedTries < two.ranker().size() / 2);  // too rare for rejection
+  REQUIRE(at_radius * RandomStates::kMaxExpectedTries < two.states() / 2);  // too rare for rejection
   RandomStates far(goal, {radius, 2}, &two);
   std::set<std::uint64_t> seen;
   for (int i = 0; i < 400; ++i) {
@@ -227,7 +235,7 @@ TEST_CASE("random states at a depth on a two-bit table: rejection, the listed ra
   // A rare depth that is not the radius: refused, saying why.
   const InputError e = input_error_of([&] { RandomStates(goal, {3, 0}, &two); });
   check_depth_error(e, "too rare to sample on a two-bit table");
-  CHECK_NOTHROW(RandomStates(goal, {3, 0}, &bytes));  // a byte table collects them
+  CHECK_NOTHROW(RandomStates(goal, {3, 0}, &bytes_view));  // a byte table collects them
 }
 
 // Found by fuzzing (tests/fuzz/fuzz_table): a table whose histogram does not match its depths (a
@@ -242,7 +250,8 @@ TEST_CASE("random states at a depth the histogram promises but the table does no
   auto depths = std::make_shared<std::vector<std::uint8_t>>(t.depths().begin(), t.depths().end());
   for (auto& v : *depths)
     if (v == d) v = d + 2;
-  const DistanceTable lying(t.ranker(), *depths, t.histogram(), depths);
+  const DistanceTable lying_table(t.ranker(), *depths, t.histogram(), depths);
+  const GoalTable lying(lying_table, 8);
   RandomOptions o;
   o.seed = 7;
   o.depth = d;

@@ -63,7 +63,7 @@ TEST_CASE("trace: every algorithm records the search it ran, and its solution is
   StoreOptions so;
   so.dir = dir.path;
   TableStore store(so);
-  const DistanceTable& table = store.table(b, 8);
+  const GoalTable& table = store.goal(b, 8);
   std::mt19937_64 rng(77);
   std::vector<State> starts{parse_state("2 4 3 7 1 6 0 5 8"), goal};
   while (starts.size() < 6) {

@@ -58,7 +58,9 @@ int main(int argc, char** argv) {
   auto* build = app.add_subcommand(
       "build", "Build distance tables, pattern databases or the move automaton into the database folder");
   add_common(build, c);
-  build->add_flag("--all-goals", bf.all_goals, "One table per blank cell: every (start, goal) pair");
+  build->add_flag("--all-goals", bf.all_goals,
+                  "One table per blank class (cells alike under the board's mirrors and turns): every (start, goal) "
+                  "pair");
   build->add_option("--pdb", bf.pdb,
                     "The pattern databases of a partition instead of a distance table: 7-8, 6-6-3, 5-5-5 (4x4), "
                     "6-6-6-6 (5x5), 4-4 (3x3), or tiles such as 1,2,3/4,5,6");
@@ -97,7 +99,9 @@ int main(int argc, char** argv) {
 
   auto* stats = app.add_subcommand("stats", "Depth histogram, radius, mean and farthest states");
   add_common(stats, c);
-  stats->add_flag("--all-goals", all_goals, "Also the longest optimal solution between any two states");
+  stats->add_flag("--all-goals", all_goals,
+                  "Also every blank class's histogram, radius and farthest states, and the longest optimal solution "
+                  "between any two states");
 
   SolveFlags sf;
   auto* solve = app.add_subcommand("solve", "Solve one instance with a chosen algorithm and heuristic");

@@ -25,9 +25,10 @@ struct BatchOptions {
   std::uint64_t first_line = 1;  // number of the first line of `input`, for messages
   std::string name = "input";    // the input's name in messages ("pairs.txt line 7: ...")
   std::mutex* store_mutex = nullptr;  // guards `store` when several run_batch calls share it
-  // Where the tables come from, if not `store`: the server's, which loads tables but builds only
-  // small ones, and refuses (throws) the others. Called once per goal blank a batch meets.
-  std::function<const DistanceTable&(const Board&, int goal_blank)> table_source;
+  // Where the tables come from, if not `store` (TableStore::goal): the server's, which loads tables
+  // but builds only small ones, and refuses (throws) the others. Called once per goal blank a batch
+  // meets.
+  std::function<const GoalTable&(const Board&, int goal_blank)> table_source;
 };
 
 struct BatchStats {

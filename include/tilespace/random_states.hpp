@@ -4,8 +4,8 @@
 // Without a depth (any board up to 5x5, no table): a uniform permutation of the tiles; when it is
 // not reachable from the goal (solvable() false), tiles 1 and 2 swap places — a bijection between
 // the two parity classes, so the result is uniform over the reachable half.
-// With a depth (needs the distance table of the goal's blank cell; DistanceTable serves any goal
-// with that blank by relabelling): ranks are drawn uniformly among those whose blank has the
+// With a depth (needs the table of the goal's blank cell, GoalTable: the cell's own or its blank
+// class's through a symmetry; either serves any goal with that blank by relabelling): ranks are drawn uniformly among those whose blank has the
 // depth's parity (bfs.hpp: blank_parity), then
 //   - rejection sampling when at least 1 in kMaxExpectedTries of them is at the depth;
 //   - otherwise, on a byte table, the ranks at the depth are collected once (one parallel scan of
@@ -20,7 +20,6 @@
 // Thread-safety: one RandomStates per thread; the table is only read.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -31,7 +30,7 @@
 
 namespace tilespace {
 
-class DistanceTable;
+class GoalTable;
 
 struct RandomOptions {
   std::optional<int> depth;  // exactly this many moves from the goal (needs the goal's table)
@@ -45,13 +44,13 @@ class RandomStates {
   static constexpr std::uint64_t kMaxTries = 50 * kMaxExpectedTries;  // then a DataError (the histogram lies)
   static constexpr std::uint64_t kMaxPoolBytes = 1ull << 30;  // ranks collected for a rare depth
 
-  // `table`: the distance table of the goal's blank cell; required with a depth, ignored otherwise
-  // (std::invalid_argument if it is for another board or blank cell). Throws, before drawing
+  // `table`: the table of the goal's blank cell (TableStore::goal); required with a depth, ignored
+  // otherwise (std::invalid_argument if it is for another board or blank cell). Throws, before drawing
   // anything, InputError option_error("depth", ...) when no state is at that depth (negative or
   // beyond the radius), when a depth comes without a table, or when the depth is too rare to
   // sample on a two-bit or one-bit table; ResourceError when the ranks of a rare depth would exceed
   // kMaxPoolBytes. A byte table's rare depth costs one scan of the table here.
-  RandomStates(const State& goal, const RandomOptions& options, const DistanceTable* table);
+  RandomStates(const State& goal, const RandomOptions& options, const GoalTable* table);
 
   // The next state, labelled like the goal. O(N^2) without a depth (solvable); with a depth
   // O(N) a try (expected tries at most kMaxExpectedTries; a try on a two-bit or one-bit table is a descent,
@@ -62,15 +61,13 @@ class RandomStates {
 
  private:
   std::uint64_t below(std::uint64_t n);  // uniform in [0, n), n > 0
-  State state_of_rank(std::uint64_t r) const;
 
   State goal_;
   std::mt19937_64 rng_;
-  const DistanceTable* table_ = nullptr;          // set with a depth only
+  const GoalTable* table_ = nullptr;  // set with a depth only
   int depth_ = -1;
-  std::vector<int> cells_;                         // rejection: the blank cells of the depth's parity
-  std::vector<std::uint64_t> pool_;                // the ranks at the depth, when collected
-  std::array<std::uint8_t, kMaxCells> tile_of_{};  // a rank's label -> the goal's tile
+  std::vector<int> cells_;             // rejection: the blank cells (of the table) of the depth's parity
+  std::vector<std::uint64_t> pool_;    // the table's ranks at the depth, when collected
 };
 
 // A seed from std::random_device, for callers without --seed.

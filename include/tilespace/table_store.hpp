@@ -2,7 +2,9 @@
 //
 // File names are <W>x<H>-<canonical goal>.tsdb, e.g. out/3x3-123456780.tsdb, whatever the table's
 // bits a state (a byte, two or one: the file's header says, and any is loaded); one file per blank
-// cell of the goal serves every goal with its blank there (see distance_table.hpp).
+// cell of the goal serves every goal with its blank there (see distance_table.hpp), and through the
+// board's symmetries every goal with its blank in that cell's blank class (goal_table.hpp): readers
+// ask goal(), which finds the table that serves a goal blank cell.
 // Not thread-safe: one store per thread of control; the tables it hands out are immutable.
 #pragma once
 
@@ -15,6 +17,7 @@
 
 #include "tilespace/distance_table.hpp"
 #include "tilespace/errors.hpp"
+#include "tilespace/goal_table.hpp"
 
 namespace tilespace {
 
@@ -73,11 +76,27 @@ class TableStore {
   // checkpoint once the table is saved.
   const DistanceTable& build(const Board& board, int goal_blank);
 
+  // (These three are in src/goal_table.cpp.)
+  // The cell whose table serves goals with the blank on `goal_blank` without building anything:
+  // that cell when its table is in memory or on disk, else the smallest other cell of its blank
+  // class (symmetry.hpp) whose table is; -1 when none is.
+  int serving_cell(const Board& board, int goal_blank) const;
+  // What answers goals with the blank on `goal_blank`, for every reader: serving_cell's table
+  // (loaded when not in memory) seen through the symmetry that takes `goal_blank` to its cell; when
+  // no cell of the class has a table, the cell's own, as table() gives it (built under the
+  // one-minute rule, else the DataError naming the command that builds the goal's table). Throws
+  // as table() does. The reference lives as long as the store.
+  const GoalTable& goal(const Board& board, int goal_blank);
+  // goal() as last handed out, if its table is still the one in memory (nothing loaded or built),
+  // else null.
+  const GoalTable* goal_loaded(const Board& board, int goal_blank) const noexcept;
+
  private:
   using Key = std::tuple<int, int, int>;
   static Key key(const Board& b, int blank) { return {b.width(), b.height(), blank}; }
   StoreOptions options_;
   std::map<Key, std::unique_ptr<DistanceTable>> tables_;
+  std::map<Key, GoalTable> goals_;  // goal(): the view of each goal blank cell asked for
 };
 
 }  // namespace tilespace

@@ -11,6 +11,7 @@ Run: PYTHONPATH=build/python /usr/bin/python3 -m pytest tests/python -q
 
 import inspect
 import pathlib
+import os
 import random
 import threading
 import time
@@ -972,3 +973,41 @@ def test_check_bad_options(cli, db, tmp_path):
         tilespace.check(f"{S1}\t\tR\n", goal="1 2 3 4 5 0", db=db)
     with pytest.raises(ValueError):
         tilespace.check(f"{S1}\t\tR\n", board="bad", db=db)
+
+
+# --- goals of every blank cell, from one table per blank class ------------------------------------
+
+def test_goals_of_every_blank_cell_from_the_class_tables(cli, tmp_path):
+    """build --all-goals makes one table per blank class; every function answers goals of every
+    blank cell from them (through the board's symmetries) as the goal's own table does: the
+    command answers from the own table in a folder of its own."""
+    classes = str(tmp_path / "classes")
+    built = cli.json("build", "--board", "2x5", "--all-goals", "--bits", "2", "--db", classes)
+    assert [b["serves"] for b in built] == [[0, 1, 8, 9], [2, 3, 6, 7], [4, 5]]
+    files = sorted(os.listdir(classes))
+    rng = random.Random(23)
+    for cell in range(10):
+        tiles = list(range(1, 10))
+        rng.shuffle(tiles)
+        tiles.insert(cell, 0)
+        goal = " ".join(map(str, tiles))
+        starts = tilespace.random_states(40, board="2x5", goal=goal, seed=cell, db=classes)
+        starts[::2, [0, 1]] = starts[::2, [1, 0]]  # half of them the other parity (or another blank)
+        lines = "".join(" ".join(map(str, s)) + "\n" for s in starts)
+        own = cli.run("query", "--batch", "-", "--board", "2x5", "--goal", goal, "--db", tmp_path / f"own{cell}",
+                      stdin=lines)
+        assert own.returncode in (0, 1), own.stderr
+        want = [-1 if line == "unreachable" else int(line) for line in own.stdout.split()]
+        assert tilespace.distances(starts, goal, board="2x5", db=classes).tolist() == want
+        assert [tilespace.distance(s, goal, board="2x5", db=classes) for s in starts[:6]] == \
+            [None if w < 0 else w for w in want[:6]]
+        reachable = starts[1]
+        solved = tilespace.solve(reachable, goal, algorithm="table", board="2x5", db=classes)
+        assert solved["length"] == want[1] and len(solved["path"]) == want[1] + 1
+        assert solved["path"][0] == reachable.tolist() and solved["path"][-1] == tiles
+        at_depth = tilespace.random_states(5, board="2x5", goal=goal, depth=20, seed=1, db=classes)
+        assert (tilespace.distances(at_depth, goal, board="2x5", db=tmp_path / f"own{cell}") == 20).all()
+        canonical = " ".join(map(str, list(range(1, cell + 1)) + [0] + list(range(cell + 1, 10))))
+        assert tilespace.stats(board="2x5", goal=canonical, db=classes)["histogram"].tolist() == \
+            tilespace.stats(board="2x5", goal=canonical, db=tmp_path / f"own{cell}")["histogram"].tolist()
+    assert sorted(os.listdir(classes)) == files  # nothing built there

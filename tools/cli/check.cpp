@@ -51,7 +51,7 @@ class Oracle {
   Oracle(Common& c, double max_seconds) : c_(c), sources_(c), max_seconds_(max_seconds) {}
 
   Optimum operator()(const State& start, const State& goal) {
-    if (const DistanceTable* t = table(goal)) {
+    if (const GoalTable* t = table(goal)) {
       const auto d = t->distance(start, goal);
       return {d.has_value(), d.value_or(0)};
     }
@@ -60,14 +60,14 @@ class Oracle {
   }
 
  private:
-  const DistanceTable* table(const State& goal) {
+  const GoalTable* table(const State& goal) {
     const std::string key = goal.board.name() + "/" + std::to_string(goal.blank);
     if (const auto it = tables_by_goal_.find(key); it != tables_by_goal_.end()) return it->second;
-    const DistanceTable* t = nullptr;
+    const GoalTable* t = nullptr;
     if (is_packed(goal.board)) {
       try {
         DistanceTable::check_fits(goal.board);
-        t = &sources_.tables().table(goal.board, goal.blank);
+        t = &sources_.tables().goal(goal.board, goal.blank);
       } catch (const ResourceError&) {
         t = nullptr;  // no table can exist here (4x4): pattern databases
       }
@@ -98,7 +98,7 @@ class Oracle {
   const Common& c_;
   SearchSources sources_;
   double max_seconds_;
-  std::map<std::string, const DistanceTable*> tables_by_goal_;
+  std::map<std::string, const GoalTable*> tables_by_goal_;
   std::map<std::string, search::SolveOptions> options_;
 };
 
@@ -260,11 +260,11 @@ int cmd_random(Common& c, const RandomFlags& f) {
   const std::uint64_t count = f.count ? search::parse_whole("count", *f.count, 1, 1'000'000'000) : 1;
   const RandomOptions o = parse_random_options(f.seed, f.depth);
   TableStore store = make_store(c);
-  const DistanceTable* table = nullptr;
+  const GoalTable* table = nullptr;
   if (o.depth) {
     if (!is_packed(p.board))
       throw option_error("depth", "needs the distance table, and the " + p.board.name() + " board has none");
-    table = &store.table(p.goal.board, p.goal.blank);
+    table = &store.goal(p.goal.board, p.goal.blank);
   }
   RandomStates states(p.goal, o, table);
   std::string out;

@@ -49,7 +49,7 @@ struct BuildFlags {
 };
 
 // tables.cpp
-// build: the distance table for the goal (or, with all_goals, one per blank cell), with --pdb
+// build: the distance table for the goal (or, with all_goals, one per blank class), with --pdb
 // the pattern databases of a partition, or with --automaton the move automaton of every board. A
 // valid existing file is "up to date" (loaded, so checked) and kept unless --force; a bad one is a
 // data error unless --force, which replaces it.
@@ -59,7 +59,8 @@ int cmd_query(Common& c, const std::optional<std::string>& start_arg);
 // query --batch FILE: one answer a line ('-' for stdin); exit 2 if any line was bad, else 1 if any
 // pair was unreachable.
 int cmd_batch(Common& c, const std::string& file);
-// stats: histogram, radius, mean and farthest states (with all_goals, the radius per goal).
+// stats: histogram, radius, mean and farthest states (with all_goals, those of every blank class,
+// the radius per goal blank cell and the longest optimal solution between any two states).
 int cmd_stats(Common& c, bool all_goals);
 
 // solve.cpp
@@ -74,7 +75,7 @@ struct SolveOutcome {
   search::SolvePlan plan;
   std::string heuristic;  // as reported ("pdb:7-8" for plain "pdb")
   search::Result result;
-  const DistanceTable* table = nullptr;  // the goal's table when the plan used it
+  const GoalTable* table = nullptr;  // the goal's table when the plan used it
   std::unique_ptr<search::Trace> trace;  // when the plan asked for one
 };
 SolveOutcome solve_problem(Common& c, SearchSources& sources, const Problem& p, const search::SolveRequest& request,

@@ -207,7 +207,7 @@ std::string SearchSources::prepare(const search::SolvePlan& plan, const State& g
     }
     o.pdb = it->second.get();
   }
-  if (plan.needs_table) o.table = &tables_.table(goal.board, goal.blank);
+  if (plan.needs_table) o.table = &tables_.goal(goal.board, goal.blank);
   if (plan.automaton) {
     if (!automaton_) automaton_ = load_automaton(c_);
     o.automaton = automaton_.get();

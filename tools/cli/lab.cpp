@@ -51,14 +51,14 @@ int cmd_verify(Common& c, const LabFlags& f) {
   search::SolveOptions base;
   base.limits = lab_limits(f, 0);
   TableStore store = make_store(c);
-  const DistanceTable& t = store.table(p.goal.board, p.goal.blank);
+  const GoalTable& t = store.goal(p.goal.board, p.goal.blank);
   std::vector<std::uint64_t> ranks;
-  if (sample > 0 && sample < t.ranker().size()) {
+  if (sample > 0 && sample < t.states()) {
     std::mt19937_64 rng(seed);
-    std::uniform_int_distribution<std::uint64_t> pick(0, t.ranker().size() - 1);
+    std::uniform_int_distribution<std::uint64_t> pick(0, t.states() - 1);
     for (std::uint64_t i = 0; i < sample; ++i) ranks.push_back(pick(rng));
   } else {
-    ranks.resize(t.ranker().size());
+    ranks.resize(t.states());
     std::iota(ranks.begin(), ranks.end(), std::uint64_t{0});
   }
   base.limits.max_bytes =
@@ -164,7 +164,7 @@ int cmd_compare(Common& c, const std::optional<std::string>& start_arg, const La
   std::vector<Row> rows;
   for (const auto& [st, gl] : instances) {
     std::optional<int> opt;
-    const DistanceTable* table = nullptr;
+    const GoalTable* table = nullptr;
     bool has_table = is_packed(st.board);
     try {
       if (has_table) DistanceTable::check_fits(st.board);
@@ -172,7 +172,7 @@ int cmd_compare(Common& c, const std::optional<std::string>& start_arg, const La
       has_table = false;
     }
     if (has_table && solvable(st, gl)) {
-      table = &store.table(gl.board, gl.blank);
+      table = &store.goal(gl.board, gl.blank);
       opt = table->distance(st, gl);
     }
     for (const auto& combo : combos) {

@@ -44,6 +44,7 @@ const std::map<std::string, std::string>& fixed() {
       {"verification FAILED", "验证失败"},
       {"states at the radius", "半径处的状态"},
       {"radius by goal blank cell:", "各目标空格位置的半径："},
+      {"blank classes (one table serves each):", "空格类（每类由一张表回答）："},
       {"longest optimal solution between any two states:", "任意两状态间最长的最优解："},
       {"error", "错误"},
       {"illegal-move", "非法移动"},

@@ -40,7 +40,7 @@ json path_json(const search::Result& r) {
 }
 
 json solve_json(const State& s, const State& goal, const std::string& algorithm, const std::string& heuristic,
-                const search::Result& r, const DistanceTable* t) {
+                const search::Result& r, const GoalTable* t) {
   json j = result_json(s, goal, algorithm, heuristic, r);
   j["path"] = path_json(r);
   j["optimal_length"] = t && solvable(s, goal) ? json(t->distance(s, goal).value_or(-1)) : json(nullptr);
@@ -52,18 +52,18 @@ json solve_json(const State& s, const State& goal, const std::string& algorithm,
   return j;
 }
 
-double mean_depth(const DistanceTable& t) {
+double mean_depth(const GoalTable& t) {
   const auto& h = t.histogram();
   double sum = 0;
   for (std::size_t d = 0; d < h.size(); ++d) sum += static_cast<double>(d) * static_cast<double>(h[d]);
-  return sum / static_cast<double>(t.ranker().size());
+  return sum / static_cast<double>(t.states());
 }
 
-json stats_json(const DistanceTable& t, const State& goal, const std::vector<State>& farthest) {
+json stats_json(const GoalTable& t, const State& goal, const std::vector<State>& farthest) {
   const auto& h = t.histogram();
   json far = json::array();
   for (const auto& s : farthest) far.push_back(tiles_json(s));
-  return {{"board", goal.board.name()}, {"goal", tiles_json(goal)}, {"states", t.ranker().size()},
+  return {{"board", goal.board.name()}, {"goal", tiles_json(goal)}, {"states", t.states()},
           {"radius", t.radius()},       {"histogram", h},           {"mean", mean_depth(t)},
           {"farthest_count", h.back()}, {"farthest", std::move(far)}};
 }

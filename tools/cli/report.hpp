@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "tilespace/distance_table.hpp"
+#include "tilespace/goal_table.hpp"
 #include "tilespace/search/result.hpp"
 #include "tilespace/search/trace.hpp"
 #include "tilespace/state.hpp"
@@ -26,17 +26,17 @@ nlohmann::json path_json(const search::Result& r);
 // result_json plus the path, and with the goal's table (may be null) optimal_length and
 // remaining (the exact distance of every path state): the answer of `solve --trace` and /api/solve.
 nlohmann::json solve_json(const State& start, const State& goal, const std::string& algorithm,
-                          const std::string& heuristic, const search::Result& r, const DistanceTable* table);
+                          const std::string& heuristic, const search::Result& r, const GoalTable* table);
 
 // The mean distance to the goal over the table's states.
-double mean_depth(const DistanceTable& t);
+double mean_depth(const GoalTable& t);
 
 // How many states at the radius `stats`, /api/stats and the Python module list.
 inline constexpr std::size_t kFarthestListed = 1000;
 
 // board, goal, states, radius, histogram, mean, farthest_count and farthest (the given states at
 // the radius, at most kFarthestListed): the answer of `stats --json` and /api/stats.
-nlohmann::json stats_json(const DistanceTable& t, const State& goal, const std::vector<State>& farthest);
+nlohmann::json stats_json(const GoalTable& t, const State& goal, const std::vector<State>& farthest);
 
 // `j` as compact JSON text (invalid UTF-8 replaced): how every JSON answer is written.
 std::string json_text(const nlohmann::json& j);

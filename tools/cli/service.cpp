@@ -1,7 +1,6 @@
 // The HTTP service's work (service.hpp).
 #include "cli/service.hpp"
 
-#include <filesystem>
 #include <optional>
 #include <random>
 #include <sstream>
@@ -26,22 +25,21 @@ constexpr int kBuildOnDemandCells = 10;  // tables of boards this small are buil
 
 }  // namespace
 
-const DistanceTable* Service::table(const Board& b, int blank) {
+const GoalTable* Service::table(const Board& b, int blank) {
   std::lock_guard lock(store_mu_);
-  if (const DistanceTable* t = store_.loaded(b, blank)) return t;
+  if (const GoalTable* t = store_.goal_loaded(b, blank)) return t;
   if (!is_packed(b)) return nullptr;
   try {
     DistanceTable::check_fits(b);
   } catch (const ResourceError&) {
     return nullptr;
   }
-  std::error_code ec;
-  if (b.cells() > kBuildOnDemandCells && !std::filesystem::exists(store_.path_for(b, blank), ec)) return nullptr;
-  return &store_.table(b, blank);
+  if (b.cells() > kBuildOnDemandCells && store_.serving_cell(b, blank) < 0) return nullptr;
+  return &store_.goal(b, blank);
 }
 
-const DistanceTable& Service::need_table(const State& goal) {
-  if (const DistanceTable* t = table(goal.board, goal.blank)) return *t;
+const GoalTable& Service::need_table(const State& goal) {
+  if (const GoalTable* t = table(goal.board, goal.blank)) return *t;
   if (is_packed(goal.board)) {
     try {
       DistanceTable::check_fits(goal.board);
@@ -90,7 +88,7 @@ json Service::query(const HttpRequest& req) {
   const Params p(req, {"start", "goal", "board"});
   const Problem pr = parse_pair(p, true);
   const State& s = *pr.start;
-  const DistanceTable& t = need_table(pr.goal);
+  const GoalTable& t = need_table(pr.goal);
   json j{{"board", s.board.name()}, {"start", tiles_json(s)}, {"goal", tiles_json(pr.goal)}};
   if (solvable(s, pr.goal)) {
     j["reachable"] = true;
@@ -113,8 +111,8 @@ std::string Service::batch(const HttpRequest& req, HttpFields& headers) {
   o.json = p.flag("json");
   o.name = "body";
   // Lines with goals of their own need the tables of their blanks: the same policy as one query.
-  o.table_source = [this](const Board& b, int blank) -> const DistanceTable& {
-    if (const DistanceTable* t = table(b, blank)) return *t;
+  o.table_source = [this](const Board& b, int blank) -> const GoalTable& {
+    if (const GoalTable* t = table(b, blank)) return *t;
     throw HttpError(404, "goal",
                     "no distance table for " + b.name() + " with the blank on cell " + std::to_string(blank) +
                         "; build them all with: tilespace build --board " + b.name() + " --all-goals");
@@ -180,7 +178,7 @@ std::string Service::solve(const HttpRequest& req) {
   const std::size_t trace_limit = plan.trace_limit;
 
   const bool reachable = solvable(s, pr.goal);
-  const DistanceTable* t = reachable ? table(pr.goal.board, pr.goal.blank) : nullptr;
+  const GoalTable* t = reachable ? table(pr.goal.board, pr.goal.blank) : nullptr;
   const bool needs_table = plan.needs_table;
   if (needs_table && reachable && !t)
     throw bad(o.algorithm == "table" ? "algorithm" : "heuristic",
@@ -212,7 +210,7 @@ json Service::stats(const HttpRequest& req) {
     std::lock_guard lock(cache_mu_);
     if (const auto it = stats_cache_.find(key); it != stats_cache_.end()) return it->second;
   }
-  const DistanceTable& t = need_table(pr.goal);
+  const GoalTable& t = need_table(pr.goal);
   json j = stats_json(t, pr.goal, t.farthest(pr.goal, kFarthestListed));
   std::lock_guard lock(cache_mu_);
   if (stats_cache_.size() >= 256) stats_cache_.clear();
@@ -224,7 +222,7 @@ json Service::random(const HttpRequest& req) {
   const Params p(req, {"goal", "board", "depth", "seed"});
   const Problem pr = parse_pair(p, false);
   // The same generator as `tilespace random` (random_states.hpp).
-  const DistanceTable* t = nullptr;
+  const GoalTable* t = nullptr;
   try {
     const RandomOptions o = parse_random_options(p.get("seed"), p.get("depth"));
     if (o.depth) {

@@ -18,6 +18,7 @@
 #include "cli/common.hpp"
 #include "cli/http_params.hpp"
 #include "tilespace/distance_table.hpp"
+#include "tilespace/goal_table.hpp"
 #include "tilespace/search/registry.hpp"
 #include "tilespace/table_store.hpp"
 
@@ -34,11 +35,12 @@ class Service {
         solves_(max_solves_),
         max_bytes_(search::parse_bytes("max-memory", f.max_memory)) {}
 
-  // The table for goals on `b` with the blank on `blank`: from memory or disk, built when small;
-  // null when the board cannot have one or its file was never built.
-  const DistanceTable* table(const Board& b, int blank);
+  // The table for goals on `b` with the blank on `blank` (TableStore::goal: the cell's own or its
+  // blank class's): from memory or disk, built when small; null when the board cannot have one or
+  // no file of the class was built.
+  const GoalTable* table(const Board& b, int blank);
   // The table of the goal, or HttpError 404 saying why there is none and how to build it.
-  const DistanceTable& need_table(const State& goal);
+  const GoalTable& need_table(const State& goal);
 
   // The endpoints' answers (tools/viewer/API.md).
   nlohmann::json info() const;

@@ -88,8 +88,9 @@ int report_solve(const Common& c, const Problem& p, const SolveFlags& f, const s
   return solve_exit(r);
 }
 
-// Whether the exact table of the goal can be had at once: its file is there, or it fits and
-// builds within the stores' one minute (a 2x7 table is used once built, never built on the fly).
+// Whether the exact table of the goal can be had at once: its file or one of its blank class is
+// there, or it fits and builds within the stores' one minute (a 2x7 table is used once built,
+// never built on the fly).
 bool table_at_hand(const Common& c, const State& goal) {
   if (!is_packed(goal.board)) return false;
   try {
@@ -97,8 +98,7 @@ bool table_at_hand(const Common& c, const State& goal) {
   } catch (const ResourceError&) {
     return false;
   }
-  std::error_code ec;
-  if (std::filesystem::exists(make_store(c).path_for(goal.board, goal.blank), ec)) return true;
+  if (make_store(c).serving_cell(goal.board, goal.blank) >= 0) return true;  // its own or its class's
   return DistanceTable::estimate_build(goal.board, Engine::automatic, c.threads).seconds <= StoreOptions{}.max_auto_build_seconds;
 }
 
@@ -286,8 +286,8 @@ int cmd_solve(Common& c, const std::optional<std::string>& start_arg, const Solv
   if (out.trace) {
     // Exact distances along the path when the goal's table is at hand (built, or small to build).
     const State& s = *p.start;
-    const DistanceTable* t = out.table;
-    if (!t && solvable(s, p.goal) && s.board.cells() <= 10) t = &sources.tables().table(p.goal.board, p.goal.blank);
+    const GoalTable* t = out.table;
+    if (!t && solvable(s, p.goal) && s.board.cells() <= 10) t = &sources.tables().goal(p.goal.board, p.goal.blank);
     write_file_atomic(f.trace, solve_document(solve_json(s, p.goal, out.plan.algorithm, out.heuristic, out.result, t),
                                               out.trace.get(), s.board));
   }

@@ -34,6 +34,7 @@
 #include "tilespace/query.hpp"
 #include "tilespace/search/automaton.hpp"
 #include "tilespace/search/registry.hpp"
+#include "tilespace/symmetry.hpp"
 #include "tilespace/table_store.hpp"
 
 namespace tilespace::cli {
@@ -209,7 +210,7 @@ int cmd_build(Common& c, const BuildFlags& f) {
   if (f.automaton_depth && !f.automaton) throw option_error("automaton-depth", "applies with --automaton");
   if (f.automaton) return build_automaton(c, f);
   if (f.all_goals && !c.goal.empty())
-    throw option_error("goal", "does not apply with --all-goals (it builds one table per blank cell)");
+    throw option_error("goal", "does not apply with --all-goals (it builds one table per blank class)");
   if (!f.pdb.empty()) {
     if (f.bits) throw option_error("bits", "does not apply with --pdb (a pattern database holds a byte a placement)");
     if (f.checkpoint_given)
@@ -234,14 +235,29 @@ int cmd_build(Common& c, const BuildFlags& f) {
   o.resume = f.resume;
   o.max_auto_build_seconds = std::numeric_limits<double>::infinity();  // building is what was asked
   TableStore store(std::move(o));
-  std::vector<int> blanks;
+  // A table serves every goal whose blank is in its cell's blank class (symmetry.hpp). The table
+  // kept for a class is the file of its cell on disk (the goal's own first, then the smallest;
+  // TableStore::serving_cell), else the one built: the representative's with --all-goals (one
+  // table per class, on every engine: 3x3 3 tables, 3x4 4, 2x7 4), the goal's own otherwise.
+  std::vector<int> wanted;  // a cell of each class asked for
   if (f.all_goals) {
-    for (int cell = 0; cell < b.cells(); ++cell) blanks.push_back(cell);
+    for (const auto& cls : blank_classes(b)) wanted.push_back(cls.front());
   } else {
-    blanks.push_back(p.goal.blank);
+    wanted.push_back(p.goal.blank);
+  }
+  std::vector<int> blanks;  // the cell whose table is kept or built for each
+  for (const int cell : wanted) {
+    const int on_disk = store.serving_cell(b, cell);
+    blanks.push_back(on_disk >= 0 ? on_disk : cell);
   }
   json out = json::array();
   for (int blank : blanks) {
+    const std::vector<int> serves = blank_class(b, blank);
+    std::string cells;
+    for (const int cell : serves) {
+      if (!cells.empty()) cells += ' ';
+      cells += std::to_string(cell);
+    }
     const auto path = store.path_for(b, blank).string();
     const auto t0 = std::chrono::steady_clock::now();
     // An existing file is kept if it loads (header and checksums checked; a two-bit or one-bit
@@ -257,13 +273,14 @@ int cmd_build(Common& c, const BuildFlags& f) {
     const double secs = seconds_since(t0);
     if (c.json) {
       out.push_back({{"file", path}, {"up_to_date", up_to_date}, {"goal", tiles_json(t.goal())},
-                     {"states", t.ranker().size()}, {"radius", t.radius()}, {"bits", t.bits()},
-                     {"seconds", secs}});
+                     {"serves", serves}, {"states", t.ranker().size()}, {"radius", t.radius()},
+                     {"bits", t.bits()}, {"seconds", secs}});
     } else if (up_to_date) {
-      std::printf("up to date: %s\n", path.c_str());
+      std::printf("up to date: %s (serves the blank on cells %s)\n", path.c_str(), cells.c_str());
     } else {
-      std::printf("built %s: %llu states, radius %d, %d bit%s, %.2f s\n", path.c_str(),
-                  static_cast<unsigned long long>(t.ranker().size()), t.radius(), t.bits(), t.bits() == 1 ? "" : "s", secs);
+      std::printf("built %s: %llu states, radius %d, %d bit%s, %.2f s; serves the blank on cells %s\n", path.c_str(),
+                  static_cast<unsigned long long>(t.ranker().size()), t.radius(), t.bits(), t.bits() == 1 ? "" : "s", secs,
+                  cells.c_str());
     }
   }
   if (c.json) std::puts(out.dump().c_str());
@@ -276,7 +293,7 @@ int cmd_query(Common& c, const std::optional<std::string>& start_arg) {
   TableStore store = make_store(c);
   const State& s = *p.start;
   std::optional<int> d;
-  if (solvable(s, p.goal)) d = store.table(p.goal.board, p.goal.blank).distance(s, p.goal);
+  if (solvable(s, p.goal)) d = store.goal(p.goal.board, p.goal.blank).distance(s, p.goal);
   if (c.json) {
     json j{{"board", s.board.name()}, {"start", tiles_json(s)}, {"goal", tiles_json(p.goal)}, {"reachable", d.has_value()}};
     j["length"] = d ? json(*d) : json(nullptr);
@@ -375,25 +392,48 @@ int cmd_stats(Common& c, bool all_goals) {
   Problem p = read_problem(c, std::nullopt);
   TableStore store = make_store(c);
   const Board& b = p.goal.board;
-  const DistanceTable& t = store.table(b, p.goal.blank);
+  const GoalTable& t = store.goal(b, p.goal.blank);
   const auto& h = t.histogram();
-  const std::uint64_t states = t.ranker().size();
+  const std::uint64_t states = t.states();
   const auto far = t.farthest(p.goal, kFarthestListed);
 
+  // --all-goals: one table per blank class answers every goal (symmetry.hpp); each class is shown
+  // for the canonical goal with the blank on its representative. The longest optimal solution
+  // between any two states (the diameter of the state graph) is the largest radius of a class.
+  struct Class {
+    std::vector<int> cells;
+    State goal;
+    const GoalTable* table;
+    std::vector<State> far;
+  };
+  std::vector<Class> classes;
   int longest = -1;
-  json per_goal = json::array();
+  json per_goal = json::array(), per_class = json::array();
   if (all_goals) {
-    for (int cell = 0; cell < b.cells(); ++cell) {
-      const DistanceTable& g = store.table(b, cell);
+    std::vector<int> radius_of(b.cells()), count_of(b.cells());
+    for (auto& cells : blank_classes(b)) {
+      const State goal = canonical_goal(b, cells.front());
+      const GoalTable& g = store.goal(b, cells.front());
       longest = std::max(longest, g.radius());
-      per_goal.push_back({{"blank", cell}, {"radius", g.radius()}, {"farthest_count", g.histogram().back()}});
+      for (const int cell : cells) radius_of[cell] = g.radius();
+      classes.push_back({std::move(cells), goal, &g, g.farthest(goal, kFarthestListed)});
     }
+    for (const Class& k : classes) {
+      json j = stats_json(*k.table, k.goal, k.far);
+      j.erase("board");
+      j["cells"] = k.cells;
+      per_class.push_back(std::move(j));
+      for (const int cell : k.cells)
+        per_goal.push_back({{"blank", cell}, {"radius", k.table->radius()}, {"farthest_count", k.table->histogram().back()}});
+    }
+    std::sort(per_goal.begin(), per_goal.end(), [](const json& x, const json& y) { return x["blank"] < y["blank"]; });
   }
   if (c.json) {
     json j = stats_json(t, p.goal, far);
     if (all_goals) {
       j["longest"] = longest;
       j["goals"] = per_goal;
+      j["classes"] = per_class;
     }
     std::puts(j.dump().c_str());
     return kExitOk;
@@ -404,23 +444,68 @@ int cmd_stats(Common& c, bool all_goals) {
     while (s.size() < 8) s += ' ';
     return s;
   };
+  // The states at the radius: the first kShown, and how many more (two-bit tables list them only
+  // when there are at most kFarthestKept).
+  auto print_farthest = [&](const std::vector<State>& states_there, std::uint64_t count) {
+    constexpr std::size_t kShown = 20;
+    for (std::size_t i = 0; i < states_there.size() && i < kShown; ++i)
+      std::printf("  %s\n", states_there[i].to_string().c_str());
+    if (states_there.empty() && count > 0) {
+      std::printf(m.zh() ? "  （两位表或一位表只在不超过 %zu 个时列出）\n"
+                         : "  (a two-bit or one-bit table lists them only when there are at most %zu)\n",
+                  kFarthestKept);
+    } else if (count > kShown) {
+      std::printf(m.zh() ? "  ……另有 %llu 个（--json 最多列出 %zu 个）\n" : "  ... and %llu more (--json lists up to %zu)\n",
+                  static_cast<unsigned long long>(count - kShown), kFarthestListed);
+    }
+  };
   std::printf("%s%s\n%s%s\n%s%llu\n%s%d\n%s%.4f\n", label("board").c_str(), b.name().c_str(), label("goal").c_str(),
               p.goal.to_string().c_str(), label("states").c_str(), static_cast<unsigned long long>(states),
               label("radius").c_str(), t.radius(), label("mean").c_str(), mean_depth(t));
   std::printf("\n%5s  %s\n", m.get("depth").c_str(), m.get("states").c_str());
   for (std::size_t d = 0; d < h.size(); ++d) std::printf("%5zu  %llu\n", d, static_cast<unsigned long long>(h[d]));
   std::printf("\n%s (%llu):\n", m.get("states at the radius").c_str(), static_cast<unsigned long long>(h.back()));
-  constexpr std::size_t kShown = 20;
-  for (std::size_t i = 0; i < far.size() && i < kShown; ++i) std::printf("  %s\n", far[i].to_string().c_str());
-  if (far.empty() && h.back() > 0) {
-    std::printf(m.zh() ? "  （两位表或一位表只在不超过 %zu 个时列出）\n"
-                       : "  (a two-bit or one-bit table lists them only when there are at most %zu)\n",
-                kFarthestKept);
-  } else if (h.back() > kShown) {
-    std::printf(m.zh() ? "  ……另有 %llu 个（--json 最多列出 %zu 个）\n" : "  ... and %llu more (--json lists up to %zu)\n",
-                static_cast<unsigned long long>(h.back() - kShown), kFarthestListed);
-  }
+  print_farthest(far, h.back());
   if (all_goals) {
+    // The classes side by side: a column of states per depth each, headed by the class's cells.
+    std::printf("\n%s\n", m.get("blank classes (one table serves each):").c_str());
+    std::vector<std::string> heads;
+    std::size_t rows = 0;
+    for (const Class& k : classes) {
+      std::string head;
+      for (const int cell : k.cells) {
+        if (!head.empty()) head += ',';
+        head += std::to_string(cell);
+      }
+      heads.push_back(head);
+      rows = std::max(rows, k.table->histogram().size());
+      std::printf(m.zh() ? "  空格在 %s：半径 %d，平均 %.4f，半径处 %llu 个状态\n"
+                         : "  blank on %s: radius %d, mean %.4f, %llu states at the radius\n",
+                  head.c_str(), k.table->radius(), mean_depth(*k.table),
+                  static_cast<unsigned long long>(k.table->histogram().back()));
+    }
+    std::vector<int> width;
+    for (std::size_t i = 0; i < classes.size(); ++i) {
+      std::size_t w = heads[i].size();
+      for (const auto n : classes[i].table->histogram()) w = std::max(w, std::to_string(n).size());
+      width.push_back(static_cast<int>(w));
+    }
+    std::printf("\n%5s", m.get("depth").c_str());
+    for (std::size_t i = 0; i < classes.size(); ++i) std::printf("  %*s", width[i], heads[i].c_str());
+    std::printf("\n");
+    for (std::size_t d = 0; d < rows; ++d) {
+      std::printf("%5zu", d);
+      for (std::size_t i = 0; i < classes.size(); ++i) {
+        const auto& hk = classes[i].table->histogram();
+        std::printf("  %*llu", width[i], static_cast<unsigned long long>(d < hk.size() ? hk[d] : 0));
+      }
+      std::printf("\n");
+    }
+    for (const Class& k : classes) {
+      std::printf(m.zh() ? "\n目标 %s 半径处的状态（%llu）：\n" : "\nstates at the radius for the goal %s (%llu):\n",
+                  k.goal.to_string().c_str(), static_cast<unsigned long long>(k.table->histogram().back()));
+      print_farthest(k.far, k.table->histogram().back());
+    }
     std::printf("\n%s", m.get("radius by goal blank cell:").c_str());
     for (const auto& g : per_goal) std::printf(" %d", g["radius"].get<int>());
     std::printf("\n%s %d\n", m.get("longest optimal solution between any two states:").c_str(), longest);

@@ -90,16 +90,17 @@ Problem problem(const std::optional<std::string>& start, const std::optional<std
   return parse_problem(t);
 }
 
-// The table of the goal's board and blank: loaded, or built when small (the store's one-minute
-// rule: a DataError naming the build command otherwise; ResourceError where no table can fit).
+// The table of the goal's board and blank (TableStore::goal: its own or its blank class's): loaded,
+// or built when small (the store's one-minute rule: a DataError naming the build command otherwise;
+// ResourceError where no table can fit).
 // Called with the GIL held; waits for the folder and loads or builds without it, so that other
 // Python threads run meanwhile.
-const DistanceTable& table_for(Session& s, const State& goal) {
+const GoalTable& table_for(Session& s, const State& goal) {
   require_packed(goal.board);
   DistanceTable::check_fits(goal.board);
   py::gil_scoped_release nogil;
   const std::lock_guard lock(s.mu);
-  return s.tables().table(goal.board, goal.blank);
+  return s.tables().goal(goal.board, goal.blank);
 }
 
 // ---- distance, distances ----
@@ -109,7 +110,7 @@ std::optional<int> distance(const std::string& start, const std::optional<std::s
   const Problem p = problem(start, goal, board);
   if (!solvable(*p.start, p.goal)) return std::nullopt;
   Session& s = session(db);
-  const DistanceTable& t = table_for(s, p.goal);
+  const GoalTable& t = table_for(s, p.goal);
   py::gil_scoped_release nogil;  // a two-bit table's lookup descends, and may read from disk
   return t.distance(*p.start, p.goal);
 }
@@ -199,19 +200,19 @@ py::array_t<std::int32_t> distances(const Rows& starts, const Rows& goals, const
   }
   if (const py::ssize_t i = first_bad.load(); i < ng) bad_row("goals", i, G + i * cells, b);
   if (ng == 0) blanks = 1u << (b.cells() - 1);
-  std::vector<const DistanceTable*> by_blank(b.cells(), nullptr);
+  std::vector<const GoalTable*> by_blank(b.cells(), nullptr);
   Session& s = session(db);
   for (int blank = 0; blank < b.cells(); ++blank)
     if (blanks.load() >> blank & 1u) by_blank[blank] = &table_for(s, canonical_goal(b, blank));
   // One goal for all: its labelling once. One goal a start: each pair's relabelling on the way.
   const State one = ng == 0 ? canonical_goal(b, b.cells() - 1) : State{};
   std::optional<Labelling> one_goal;
-  const DistanceTable* one_table = nullptr;
+  const GoalTable* one_table = nullptr;
   if (ng <= 1) {
     State g = one;
     if (ng == 1) row_state(G, b, g);
-    one_goal.emplace(g);
     one_table = by_blank[g.blank];
+    one_goal.emplace(one_table->labelling(g));
   }
 
   py::array_t<std::int32_t> out(n);
@@ -304,7 +305,7 @@ std::pair<std::string, bool> solve(const std::string& start, const std::optional
 std::string stats(const std::optional<std::string>& goal, const std::optional<std::string>& board, const std::string& db) {
   const Problem p = problem(std::nullopt, goal, board);
   Session& s = session(db);
-  const DistanceTable& t = table_for(s, p.goal);
+  const GoalTable& t = table_for(s, p.goal);
   py::gil_scoped_release nogil;
   return cli::stats_json(t, p.goal, t.farthest(p.goal, cli::kFarthestListed)).dump();
 }
@@ -329,7 +330,7 @@ py::array_t<std::uint8_t> random_states(const std::string& n_text, const std::op
   const Problem p = problem(std::nullopt, goal, board);
   const std::uint64_t n = search::parse_whole("n", n_text, 0, 1'000'000'000);
   const RandomOptions o = parse_random_options(seed, depth);  // as `tilespace random` (check.cpp cmd_random)
-  const DistanceTable* t = nullptr;
+  const GoalTable* t = nullptr;
   if (o.depth) {
     if (!is_packed(p.board))
       throw option_error("depth", "needs the distance table, and the " + p.board.name() + " board has none");

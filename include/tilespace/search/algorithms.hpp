@@ -32,7 +32,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "tilespace/distance_table.hpp"
+#include "tilespace/goal_table.hpp"
 #include "tilespace/search/domain.hpp"
 #include "tilespace/search/heuristics.hpp"
 #include "tilespace/search/node_map.hpp"
@@ -858,9 +858,10 @@ Result hybrid(const D& d, const H& h, const State& start, const Limits& limits, 
   return r;
 }
 
-// Descent on the goal's exact distance table (`table` answers d.goal by relabelling). Records,
-// when traced, every neighbour looked at with its exact distance as h.
-inline Result table_descent(const Domain& d, const DistanceTable& table, const State& start, const Limits& limits,
+// Descent on the goal's exact distance table (`table` answers d.goal by relabelling, and through a
+// symmetry when it is another cell's: goal_table.hpp). Records, when traced, every neighbour
+// looked at with its exact distance as h.
+inline Result table_descent(const Domain& d, const GoalTable& table, const State& start, const Limits& limits,
                             Trace* trace) {
   Result r;
   Budget budget(limits);

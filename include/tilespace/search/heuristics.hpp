@@ -27,7 +27,7 @@
 #include <string_view>
 #include <vector>
 
-#include "tilespace/distance_table.hpp"
+#include "tilespace/goal_table.hpp"
 #include "tilespace/search/domain.hpp"
 #include "tilespace/search/registry.hpp"
 
@@ -242,14 +242,14 @@ struct IndexDistance {
   }
 };
 
-// The exact distance from the distance table (perfect: A* walks straight to the goal).
+// The exact distance from the goal's distance table (perfect: A* walks straight to the goal).
 template <class D>
 struct Exact {
   static constexpr bool kAdmissible = true;
   const D* d;
-  const DistanceTable* table;
+  const GoalTable* table;
   Labelling labels;
-  Exact(const D& dom, const DistanceTable& t) : d(&dom), table(&t), labels(dom.goal) {}
+  Exact(const D& dom, const GoalTable& t) : d(&dom), table(&t), labels(t.labelling(dom.goal)) {}
   int eval(typename D::Word p, int) const {
     const auto v = table->distance(d->state(p), labels);
     return v ? *v : 0;

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "tilespace/distance_table.hpp"
+#include "tilespace/goal_table.hpp"
 #include "tilespace/search/solve.hpp"
 
 namespace tilespace::search {
@@ -57,13 +57,10 @@ struct VerifyReport {
   bool ok() const { return failed == 0 && stopped == 0 && (!claims_optimal || longer == 0); }
 };
 
-// Runs `combo` from every state of `ranks` (ranks of the table's ranker) to the table's goal,
-// relabelled to `goal` (same blank cell), in parallel on `threads` (0: all cores), and checks
+// Runs `combo` from every state of `ranks` (ranks of the table's ranker; GoalTable::state_of_rank)
+// to `goal` (the table's goal blank cell), in parallel on `threads` (0: all cores), and checks
 // every path: legal moves, ends at the goal, length against the table.
-VerifyReport verify(const DistanceTable& table, const State& goal, const Combo& combo, const std::vector<std::uint64_t>& ranks,
+VerifyReport verify(const GoalTable& table, const State& goal, const Combo& combo, const std::vector<std::uint64_t>& ranks,
                     const SolveOptions& base, int threads);
-
-// The state of rank r of the table, in the labels of `goal`.
-State state_of_rank(const DistanceTable& table, const State& goal, std::uint64_t r);
 
 }  // namespace tilespace::search

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "tilespace/distance_table.hpp"
+#include "tilespace/goal_table.hpp"
 #include "tilespace/search/registry.hpp"
 #include "tilespace/search/result.hpp"
 #include "tilespace/search/trace.hpp"
@@ -22,7 +22,7 @@ class MoveAutomaton;
 // What heuristics are made from besides the goal: the exact table ("exact"), the pattern
 // databases ("pdb", "pdb:SPEC").
 struct HeuristicSources {
-  const DistanceTable* table = nullptr;
+  const GoalTable* table = nullptr;
   const pdb::PdbHeuristic* pdb = nullptr;
 };
 
@@ -32,7 +32,7 @@ struct SolveOptions {
   double weight = 2.0;    // wastar: f = g + weight * h (two decimals)
   int depth_limit = 50;   // dfs: the limit; iddfs: the largest limit tried
   Limits limits;
-  const DistanceTable* table = nullptr;  // for "table" and the "exact" heuristic: the goal's table
+  const GoalTable* table = nullptr;  // for "table" and the "exact" heuristic: the goal's (TableStore::goal)
   Trace* trace = nullptr;  // records the search tree when set (trace.hpp); "table" records its descent
   const pdb::PdbHeuristic* pdb = nullptr;     // for "pdb" heuristics: the databases of the goal
   const MoveAutomaton* automaton = nullptr;   // idastar, aidastar: prune the move strings it rejects
