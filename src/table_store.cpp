@@ -117,6 +117,14 @@ const DistanceTable& TableStore::table(const Board& board, int goal_blank) {
   return *(tables_[key(board, goal_blank)] = std::move(t));
 }
 
+bool TableStore::up_to_date(const Board& board, int goal_blank, int bits, int threads) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path_for(board, goal_blank), ec)) return false;
+  const DistanceTable& t = table(board, goal_blank);
+  t.verify_all(threads);
+  return bits == 0 || (t.two_bit() ? 2 : 8) == bits;
+}
+
 const DistanceTable& TableStore::build(const Board& board, int goal_blank) {
   const auto path = path_for(board, goal_blank);
   if (DistanceTable::choose_engine(board, options_.engine) == Engine::byte) {

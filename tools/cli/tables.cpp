@@ -245,12 +245,7 @@ int cmd_build(Common& c, const BuildFlags& f) {
     const auto t0 = std::chrono::steady_clock::now();
     // An existing file is kept if it loads (header and checksums checked; a two-bit table's every
     // chunk too) and is of the engine asked for, if one was; a bad one is a DataError naming it.
-    bool up_to_date = false;
-    if (!f.force && file_exists(path)) {
-      const DistanceTable& t = store.table(b, blank);
-      t.verify_all(c.threads);
-      up_to_date = f.bits == 0 || (t.two_bit() ? 2 : 8) == f.bits;
-    }
+    const bool up_to_date = !f.force && store.up_to_date(b, blank, f.bits, c.threads);
     const DistanceTable& t = up_to_date ? store.table(b, blank) : store.build(b, blank);
     const double secs = seconds_since(t0);
     if (c.json) {
