@@ -69,7 +69,7 @@ TwoBitResult bfs_two_bit(const Ranker& ranker, std::span<std::uint64_t> fields, 
       auto tally = driver.pass<detail::TwoBitTally>(mark_words, grain, [&]<bool Shared>(std::uint64_t b, std::uint64_t e,
                                                                                          detail::TwoBitTally& t) {
         detail::with_width(T.G.w, [&](auto w) {
-          detail::TwoBitExpander<decltype(w)::value, Shared, detail::NoRemote> ex(T, fields.data(), 0, T.words, layer,
+          detail::TwoBitExpander<decltype(w)::value, Shared, detail::NoRemote> ex(T, fields.data(), {0, T.words}, layer,
                                                                                 collect, none);
           ex.set_marks(next);
           // Only this block of the pass reads and clears these mark words (others set the next layer's).

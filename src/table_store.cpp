@@ -135,7 +135,7 @@ const DistanceTable& TableStore::build(const Board& board, int goal_blank) {
 
   const Ranker ranker(board, goal_blank);
   const auto ckpt = checkpoint_for(board, goal_blank);
-  const CheckpointSlice whole{0, two_bit_words(ranker), 0, 1};
+  const CheckpointSlice whole;  // every word
   std::error_code ec;
   std::filesystem::create_directories(options_.dir, ec);
   remove_stale_temporaries(ckpt);
