@@ -1,8 +1,8 @@
 // How much of a two-bit BFS's traffic crosses between MPI processes (docs/scale.md): samples
-// random states of a board, generates every move, and counts the targets whose word lies in
-// another process's slice when the words are cut into P contiguous, chunk-aligned slices (as
-// tools/mpi/slices.hpp does). Prints, per P, the fraction of moves that are remote and the bytes a
-// layer of the published size exchanges (8 bytes a remote target).
+// random states of a board, generates every move, and counts the targets whose word another
+// process holds when the words are dealt to P processes as tilespace-mpi deals them
+// (tools/mpi/slices.hpp: units of 128 words, round-robin). Prints, per P, the fraction of moves
+// that are remote (8 bytes a remote target are exchanged).
 //
 //   tilespace_scale_estimate WxH [SAMPLES]      e.g. tilespace_scale_estimate 5x3 2000000
 #include <algorithm>
@@ -11,6 +11,7 @@
 #include <random>
 #include <string>
 
+#include "mpi/slices.hpp"
 #include "tilespace/bfs.hpp"
 #include "tilespace/board.hpp"
 #include "tilespace/rank.hpp"
@@ -29,8 +30,9 @@ int main(int argc, char** argv) {
   }
   const long samples = argc > 2 ? std::atol(argv[2]) : 1000000;
   const Ranker ranker(*board, board->cells() - 1);
-  const std::uint64_t words = two_bit_words(ranker), chunk = 131072;  // words a 1 MiB chunk
+  const std::uint64_t words = two_bit_words(ranker);
   const int procs[] = {2, 8, 16, 64, 256};
+  const mpi::Slices deals[] = {{words, 2}, {words, 8}, {words, 16}, {words, 64}, {words, 256}};
   std::uint64_t moves = 0, remote[5] = {};
   // The threaded engine's accesses: vertical moves, and of those the ones more than a region
   // (2^21 ranks, bfs2_kernel.hpp's kRegionLog2) from their source, which it defers.
@@ -55,12 +57,7 @@ int main(int argc, char** argv) {
         ++vertical;
         far += nr - r + (std::uint64_t{1} << 21) > (std::uint64_t{2} << 21);
       }
-      for (int j = 0; j < 5; ++j) {
-        // Chunk-aligned contiguous slices of nearly equal size.
-        const std::uint64_t chunks = (words + chunk - 1) / chunk, per = (chunks + procs[j] - 1) / procs[j];
-        const auto owner = [&](std::uint64_t rank) { return (rank / 32) / chunk / per; };
-        remote[j] += owner(nr) != owner(r);
-      }
+      for (int j = 0; j < 5; ++j) remote[j] += deals[j].owner(nr >> 5) != deals[j].owner(r >> 5);
     }
   }
   std::printf("%s: %llu states, %llu sampled moves (%.3f moves a state)\n", argv[1],

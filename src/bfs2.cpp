@@ -79,7 +79,7 @@ TwoBitResult bfs_two_bit(const Ranker& ranker, std::span<std::uint64_t> fields, 
                                                                                     detail::TwoBitTally& t) {
       auto go = [&]<bool Atomic>() {
         detail::NoRemote none;
-        detail::TwoBitExpander<2, Atomic, detail::NoRemote> ex(T, fields.data(), 0, T.words, layer, false, none);
+        detail::TwoBitExpander<2, Atomic, detail::NoRemote> ex(T, fields.data(), {0, T.words}, layer, false, none);
         ex.set_marks(next);
         for (std::uint64_t j = b; j < e; ++j)
           for (const auto& f : far) f.for_each(touched[j], [&](std::uint64_t rank) { ex.settle(rank, t); });
@@ -134,7 +134,7 @@ TwoBitResult bfs_two_bit(const Ranker& ranker, std::span<std::uint64_t> fields, 
         auto t = driver.pass<detail::TwoBitTally>(round_words, grain, [&]<bool Shared>(std::uint64_t b, std::uint64_t e,
                                                                                         detail::TwoBitTally& t) {
           detail::with_width(T.G.w, [&](auto w) {
-            detail::TwoBitExpander<decltype(w)::value, Shared, detail::NoRemote> ex(T, fields.data(), 0, T.words, layer,
+            detail::TwoBitExpander<decltype(w)::value, Shared, detail::NoRemote> ex(T, fields.data(), {0, T.words}, layer,
                                                                                   collect, none);
             ex.set_marks(next);
             if (defer) ex.set_far(&far.local());

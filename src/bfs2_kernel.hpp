@@ -1,6 +1,7 @@
 // Internal to the library: the two-bit engine's layer expansion (field layout in bfs.hpp), shared
 // by the threaded engine (bfs2.cpp) and the MPI engine (tools/mpi/). A process holds the fields of
-// the global words [lo, hi) (all of them when threaded); targets outside go to a Remote sink.
+// some global words, at places its Layout gives (threaded: all of them, in place); targets outside
+// go to a Remote sink.
 #pragma once
 
 #include <algorithm>
@@ -187,16 +188,25 @@ struct NoRemote {
   void operator()(std::uint64_t) const noexcept {}
 };
 
-// Expands layer `layer` over the global words [begin, end) (inside [lo, hi)). `local` points at
-// the fields of global word lo. W: the board width, fixed at compile time. Shared: several threads
-// update the fields (relaxed atomics); else plain loads and stores. Remote: called with every
-// target rank outside [32 lo, 32 hi).
-template <int W, bool Shared, class Remote>
+// Which global words a process holds and where: words [lo, hi) at local_[w - lo] (the threaded
+// engine: [0, words)). A Layout has mine(w) and local(w), the index of global word w in `local`;
+// tilespace-mpi's (checkpoint.hpp's CheckpointSlice) deals small units of words round-robin.
+struct ContiguousWords {
+  std::uint64_t lo, hi;
+  bool mine(std::uint64_t w) const noexcept { return w >= lo && w < hi; }
+  std::uint64_t local(std::uint64_t w) const noexcept { return w - lo; }
+};
+
+// Expands layer `layer` over the global words [begin, end), which this process holds one after
+// another (one unit of the layout). `local` points at its fields, placed as `layout` says. W: the
+// board width, fixed at compile time. Shared: several threads update the fields (relaxed atomics);
+// else plain loads and stores. Remote: called with every target rank whose word is not mine.
+template <int W, bool Shared, class Remote, class Layout = ContiguousWords>
 class TwoBitExpander {
  public:
-  TwoBitExpander(const TwoBitGeometry& T, std::uint64_t* local, std::uint64_t lo, std::uint64_t hi, int layer,
-                 bool collect, Remote& remote)
-      : T_(T), G_(T.G), local_(local), lo_(lo), hi_(hi), layer_(layer), collect_(collect), remote_(remote),
+  TwoBitExpander(const TwoBitGeometry& T, std::uint64_t* local, const Layout& layout, int layer, bool collect,
+                 Remote& remote)
+      : T_(T), G_(T.G), local_(local), layout_(layout), layer_(layer), collect_(collect), remote_(remote),
         cursor_(T.G.n) {}
 
   // Marks the blocks (of the local words) that get fields opened, for the next layer; none if unset.
@@ -204,15 +214,18 @@ class TwoBitExpander {
   // Defers far vertical targets to `far` (applied by the caller after the round); none if unset.
   void set_far(FarTargets* far) noexcept { far_ = far; }
 
-  void run(std::uint64_t begin, std::uint64_t end, TwoBitTally& tally) {
+  // Targets still in flight (prefetched) are settled before it returns, unless `more` runs follow
+  // (as the units of a block in tilespace-mpi): then by a later run or flush().
+  void run(std::uint64_t begin, std::uint64_t end, TwoBitTally& tally, bool more = false) {
     const int N = T_.n_cells;
     int o = static_cast<int>((32 * begin) % static_cast<std::uint64_t>(N));
     std::uint64_t g0 = 32 * begin / static_cast<std::uint64_t>(N);
     const bool odd_layer = layer_ & 1;
     // Settled value of this layer: 01 when floor(d/2) is even (clear the high bit), else 10.
     const bool high = (layer_ >> 1) & 1;
+    const std::uint64_t to_local = layout_.local(begin) - begin;  // global word i is local word i + to_local
     for (std::uint64_t i = begin; i < end; ++i, g0 += T_.group_step[o], o = T_.next_o[o]) {
-      std::uint64_t& word = local_[i - lo_];
+      std::uint64_t& word = local_[i + to_local];
       const std::uint64_t x = load(word);
       const std::uint64_t open = open_fields(x);
       if (!open) continue;
@@ -224,7 +237,7 @@ class TwoBitExpander {
       // Horizontal moves keep the group: the neighbouring fields, across words at the ends.
       const std::uint64_t left = f & T_.can_left[o], right = f & T_.can_right[o];
       const std::uint64_t h = ((left >> 2) | (right << 2)) & unseen_fields(x);
-      if (h) open_in(i - lo_, h, tally);
+      if (h) open_in(i + to_local, h, tally);
       if (left & 1u) target(32 * i - 1, tally);
       if (right >> 62) target(32 * i + 32, tally);
 
@@ -253,12 +266,15 @@ class TwoBitExpander {
         }
       }
     }
+    if (!more) flush(tally);
+  }
+  void flush(TwoBitTally& tally) {
     ring_.flush([&](std::uint64_t t) { settle(t, tally); });
   }
 
   // Opens rank t if unseen (a target this process owns, e.g. received from another one).
   void settle(std::uint64_t t, TwoBitTally& tally) {
-    const std::uint64_t i = (t >> 5) - lo_;
+    const std::uint64_t i = layout_.local(t >> 5);
     const std::uint64_t bit = std::uint64_t{1} << (2 * (t & 31));
     if (unseen_fields(load(local_[i])) & bit) open_in(i, bit, tally);
   }
@@ -299,7 +315,7 @@ class TwoBitExpander {
     }
     tally.found += static_cast<std::uint64_t>(std::popcount(h & unseen_fields(old)));
   }
-  bool mine(std::uint64_t t) const noexcept { return (t >> 5) >= lo_ && (t >> 5) < hi_; }
+  bool mine(std::uint64_t t) const noexcept { return layout_.mine(t >> 5); }
   void target(std::uint64_t t, TwoBitTally& tally) {
     if (mine(t)) {
       settle(t, tally);
@@ -314,13 +330,13 @@ class TwoBitExpander {
       ++tally.deferred;
       return far_->add(t);
     }
-    ring_.push(t, &local_[(t >> 5) - lo_], [&](std::uint64_t u) { settle(u, tally); });
+    ring_.push(t, &local_[layout_.local(t >> 5)], [&](std::uint64_t u) { settle(u, tally); });
   }
 
   const TwoBitGeometry& T_;
   const Geometry G_;  // a local copy, so that the compiler may keep fields in registers
   std::uint64_t* local_;
-  std::uint64_t lo_, hi_;
+  const Layout layout_;
   int layer_;
   bool collect_;
   Remote& remote_;

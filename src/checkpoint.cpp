@@ -8,6 +8,7 @@
 #include <bit>
 #include <cerrno>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -43,34 +44,38 @@ std::uint64_t header_checksum(const std::uint8_t* header) {
 
 std::string sys_error() { return std::strerror(errno); }
 
-// The fields of words [first, first + fields.size()) must be what the search leaves between two
-// layers (bfs.hpp): every open field of the next layer's blank parity, nothing beyond the table's
-// last rank and, for the whole table, as many open fields as the states found for the next layer
-// and as many settled ones as the histogram counts. (An MPI process's slice holds only part of
-// them: the counts are of the whole search.) A checkpoint whose checksums match but whose fields
-// do not (a foreign or faulty writer) would otherwise stop the continued search midway with an
-// internal error, or expand ranks that name no state.
+// The fields of the words `slice` holds must be what the search leaves between two layers
+// (bfs.hpp): every open field of the next layer's blank parity, nothing beyond the table's last
+// rank and, for the whole table, as many open fields as the states found for the next layer and as
+// many settled ones as the histogram counts. (An MPI process holds only part of them: the counts
+// are of the whole search.) A checkpoint whose checksums match but whose fields do not (a foreign
+// or faulty writer) would otherwise stop the continued search midway with an internal error, or
+// expand ranks that name no state.
 template <class Bad>
-void check_fields(std::span<const std::uint64_t> fields, std::uint64_t first, const Ranker& ranker,
-                  const TwoBitProgress& progress, bool whole, Bad&& bad) {
+void check_fields(std::span<const std::uint64_t> fields, const CheckpointSlice& slice, const Ranker& ranker,
+                  const TwoBitProgress& progress, Bad&& bad) {
   const detail::TwoBitGeometry geometry(ranker);
   const bool odd = progress.next_layer & 1;
   std::uint64_t open = 0, settled = 0;
-  // o: the blank cell of the word's first rank, followed word by word (no division a word).
-  int o = static_cast<int>((32 * first) % static_cast<std::uint64_t>(geometry.n_cells));
-  for (std::uint64_t i = 0; i < fields.size(); ++i, o = geometry.next_o[o]) {
-    const std::uint64_t w = fields[i], rank0 = 32 * (first + i);
-    if (rank0 + 32 > geometry.size) {
-      const std::uint64_t beyond = rank0 >= geometry.size ? ~std::uint64_t{0} : ~std::uint64_t{0} << (2 * (geometry.size - rank0));
-      if (w & beyond) throw bad("fields beyond the table's last state are set: the checkpoint is inconsistent");
+  slice.for_each_unit(geometry.words, [&](std::uint64_t first, std::uint64_t local, std::uint64_t n) {
+    // o: the blank cell of the word's first rank, followed word by word (no division a word).
+    int o = static_cast<int>((32 * first) % static_cast<std::uint64_t>(geometry.n_cells));
+    for (std::uint64_t i = 0; i < n; ++i, o = geometry.next_o[o]) {
+      const std::uint64_t w = fields[local + i], rank0 = 32 * (first + i);
+      if (rank0 + 32 > geometry.size) {
+        const std::uint64_t beyond =
+            rank0 >= geometry.size ? ~std::uint64_t{0} : ~std::uint64_t{0} << (2 * (geometry.size - rank0));
+        if (w & beyond) throw bad("fields beyond the table's last state are set: the checkpoint is inconsistent");
+      }
+      const std::uint64_t open_here = detail::open_fields(w);
+      if (open_here & (odd ? ~geometry.odd[o] : geometry.odd[o]))
+        throw bad("open fields outside layer " + std::to_string(progress.next_layer) +
+                  ": the checkpoint is inconsistent");
+      open += static_cast<std::uint64_t>(std::popcount(open_here));
+      settled += static_cast<std::uint64_t>(std::popcount((w ^ (w >> 1)) & detail::kLowBits));
     }
-    const std::uint64_t open_here = detail::open_fields(w);
-    if (open_here & (odd ? ~geometry.odd[o] : geometry.odd[o]))
-      throw bad("open fields outside layer " + std::to_string(progress.next_layer) + ": the checkpoint is inconsistent");
-    open += static_cast<std::uint64_t>(std::popcount(open_here));
-    settled += static_cast<std::uint64_t>(std::popcount((w ^ (w >> 1)) & detail::kLowBits));
-  }
-  if (!whole) return;
+  });
+  if (slice.processes() != 1) return;
   std::uint64_t counted = 0;
   for (const std::uint64_t layer : progress.histogram) counted += layer;  // no overflow: checked by the caller
   if (open != progress.pending || settled != counted)
@@ -80,6 +85,27 @@ void check_fields(std::span<const std::uint64_t> fields, std::uint64_t first, co
 }
 
 }  // namespace
+
+CheckpointSlice::CheckpointSlice(std::uint32_t unit_log2, std::uint32_t process, std::uint32_t processes)
+    : unit_log2_(unit_log2), process_(process), processes_(processes) {
+  if (processes == 0 || process >= processes || unit_log2 > 40)
+    throw std::invalid_argument("CheckpointSlice: process " + std::to_string(process) + " of " +
+                                std::to_string(processes) + ", units of 2^" + std::to_string(unit_log2) + " words");
+  unit_mask_ = (std::uint64_t{1} << unit_log2) - 1;
+  if (processes > 1) {
+    magic_ = ~std::uint64_t{0} / processes + 1;
+    whole_ = 0;
+  }
+}
+
+std::uint64_t CheckpointSlice::held(std::uint64_t words) const noexcept {
+  if (processes_ == 1) return words;
+  const std::uint64_t units = (words + unit_mask_) >> unit_log2_;
+  if (process_ >= units) return 0;
+  const std::uint64_t mine = (units - 1 - process_) / processes_ + 1;
+  const bool last = process_ + (mine - 1) * processes_ == units - 1;  // the table's last unit: maybe short
+  return (mine << unit_log2_) - (last ? (units << unit_log2_) - words : 0);
+}
 
 void save_checkpoint(const std::filesystem::path& path, const Ranker& ranker, const TwoBitProgress& progress,
                      std::span<const std::uint64_t> fields, const CheckpointSlice& slice) {
@@ -96,10 +122,13 @@ void save_checkpoint(const std::filesystem::path& path, const Ranker& ranker, co
   put<std::uint32_t>(h, 20, static_cast<std::uint32_t>(progress.next_layer));
   put<std::uint64_t>(h, 24, progress.pending);
   put<std::uint64_t>(h, 32, two_bit_words(ranker));
-  put<std::uint64_t>(h, 40, slice.first);
-  put<std::uint64_t>(h, 48, slice.end);
-  put<std::uint32_t>(h, 56, slice.process);
-  put<std::uint32_t>(h, 60, slice.processes);
+  if (fields.size() != slice.held(two_bit_words(ranker)))
+    throw std::invalid_argument("save_checkpoint: " + std::to_string(fields.size()) + " words, the slice holds " +
+                                std::to_string(slice.held(two_bit_words(ranker))));
+  put<std::uint64_t>(h, 40, fields.size());
+  put<std::uint32_t>(h, 48, slice.unit_log2());
+  put<std::uint32_t>(h, 56, slice.process());
+  put<std::uint32_t>(h, 60, slice.processes());
   put<std::uint64_t>(h, 64, XXH3_64bits(fields.data(), fields.size_bytes()));
   put<std::uint32_t>(h, 80, static_cast<std::uint32_t>(progress.histogram.size()));
   for (std::size_t i = 0; i < progress.histogram.size(); ++i)
@@ -137,8 +166,9 @@ LoadedCheckpoint load_checkpoint(const std::filesystem::path& path, const Ranker
   if (got < kMagic.size() || std::memcmp(h.data(), kMagic.data(), kMagic.size()) != 0)
     throw bad("not a tilespace checkpoint (bad magic)");
   if (got < kHeaderSize) throw bad("truncated checkpoint header");
-  if (get<std::uint32_t>(h.data(), 8) != kCheckpointVersion)
-    throw bad("checkpoint version " + std::to_string(get<std::uint32_t>(h.data(), 8)) + ", this build writes version " +
+  const auto version = get<std::uint32_t>(h.data(), 8);
+  if (version != kCheckpointVersion && version != 1)
+    throw bad("checkpoint version " + std::to_string(version) + ", this build writes version " +
               std::to_string(kCheckpointVersion));
   if (header_checksum(h.data()) != get<std::uint64_t>(h.data(), kChecksumOffset))
     throw bad("checkpoint header checksum mismatch: the checkpoint is corrupt");
@@ -155,12 +185,30 @@ LoadedCheckpoint load_checkpoint(const std::filesystem::path& path, const Ranker
               std::to_string(ranker.goal_blank()));
   const auto words = get<std::uint64_t>(h.data(), 32);
   if (words != two_bit_words(ranker)) throw bad("inconsistent table size");
-  const auto first = get<std::uint64_t>(h.data(), 40), end = get<std::uint64_t>(h.data(), 48);
   const auto process = get<std::uint32_t>(h.data(), 56), processes = get<std::uint32_t>(h.data(), 60);
-  if (first != slice.first || end != slice.end || process != slice.process || processes != slice.processes)
-    throw bad("a checkpoint of process " + std::to_string(process) + " of " + std::to_string(processes) + " (words " +
-              std::to_string(first) + ".." + std::to_string(end) + "), not of process " + std::to_string(slice.process) +
-              " of " + std::to_string(slice.processes));
+  if (version == 1) {
+    // Words [first, end): the whole table of a threaded build, read as version 2's, or an MPI
+    // process's contiguous slice, a layout this version no longer has.
+    const auto first = get<std::uint64_t>(h.data(), 40), end = get<std::uint64_t>(h.data(), 48);
+    if (processes != 1 || first != 0 || end != words)
+      throw bad("a checkpoint of process " + std::to_string(process) + " of " + std::to_string(processes) +
+                " from an older tilespace-mpi, whose processes held contiguous slices (words " + std::to_string(first) +
+                ".." + std::to_string(end) + "); this version deals the words round-robin: remove the checkpoints "
+                "to start over");
+  }
+  // The deal's unit matters with several processes only.
+  const std::uint32_t unit_log2 = version == 1 ? 0 : get<std::uint32_t>(h.data(), 48);
+  auto deal = [](std::uint32_t p, std::uint32_t n, std::uint32_t u) {
+    return "process " + std::to_string(p) + " of " + std::to_string(n) +
+           (n > 1 ? " (units of 2^" + std::to_string(u) + " words)" : "");
+  };
+  if (process != slice.process() || processes != slice.processes() ||
+      (processes > 1 && unit_log2 != slice.unit_log2()))
+    throw bad("a checkpoint of " + deal(process, processes, unit_log2) + ", not of " +
+              deal(slice.process(), slice.processes(), slice.unit_log2()));
+  const std::uint64_t held = slice.held(words);
+  if (version != 1 && (get<std::uint64_t>(h.data(), 40) != held || get<std::uint32_t>(h.data(), 52) != 0))
+    throw bad("inconsistent slice size");
   LoadedCheckpoint c;
   c.progress.next_layer = static_cast<int>(get<std::uint32_t>(h.data(), 20));
   c.progress.pending = get<std::uint64_t>(h.data(), 24);
@@ -176,7 +224,7 @@ LoadedCheckpoint load_checkpoint(const std::filesystem::path& path, const Ranker
   std::uint64_t found = 0;
   overflow = overflow || __builtin_add_overflow(total, c.progress.pending, &found);
   if (c.progress.histogram[0] != 1 || overflow || found > ranker.size()) throw bad("inconsistent histogram");
-  c.fields = std::make_shared<FieldArray>(end - first);
+  c.fields = std::make_shared<FieldArray>(held);
   const auto span = c.fields->span();
   const std::size_t want = span.size_bytes();
   const std::size_t have = read_all(span.data(), want);
@@ -185,7 +233,7 @@ LoadedCheckpoint load_checkpoint(const std::filesystem::path& path, const Ranker
   if (read_all(&extra, 1) != 0) throw bad("trailing data after the fields");
   if (XXH3_64bits(span.data(), want) != get<std::uint64_t>(h.data(), 64))
     throw bad("fields checksum mismatch: the checkpoint is corrupt");
-  check_fields(span, first, ranker, c.progress, first == 0 && end == words && processes == 1, bad);
+  check_fields(span, slice, ranker, c.progress, bad);
   return c;
 }
 

@@ -85,7 +85,7 @@ RandomStates::RandomStates(const State& goal, const RandomOptions& options, cons
       for (const State& s : table->farthest(goal, kFarthestKept)) pool_.push_back(table->rank_if_reachable(s, lab));
     if (pool_.empty())
       throw option_error("depth", "depth " + std::to_string(d) + " is too rare to sample on a " +
-                                      (table->bits() == 1 ? "one-bit" : "two-bit") + " table: " +
+                                      (table->table().bits() == 1 ? "one-bit" : "two-bit") + " table: " +
                                       std::to_string(hist[d]) + " of " + std::to_string(ranker.size()) +
                                       " states (it needs about 1 in " + std::to_string(kMaxExpectedTries) +
                                       "; a byte table samples every depth)");

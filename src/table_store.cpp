@@ -117,6 +117,14 @@ const DistanceTable& TableStore::table(const Board& board, int goal_blank) {
   return *(tables_[key(board, goal_blank)] = std::move(t));
 }
 
+bool TableStore::up_to_date(const Board& board, int goal_blank, int bits, int threads) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path_for(board, goal_blank), ec)) return false;
+  const DistanceTable& t = table(board, goal_blank);
+  t.verify_all(threads);
+  return bits == 0 || t.bits() == bits;
+}
+
 const DistanceTable& TableStore::build(const Board& board, int goal_blank) {
   const auto path = path_for(board, goal_blank);
   const Engine engine = DistanceTable::choose_engine(board, options_.engine);
@@ -128,7 +136,7 @@ const DistanceTable& TableStore::build(const Board& board, int goal_blank) {
 
   const Ranker ranker(board, goal_blank);
   const auto ckpt = checkpoint_for(board, goal_blank);
-  const CheckpointSlice whole{0, two_bit_words(ranker), 0, 1};
+  const CheckpointSlice whole;  // every word
   std::error_code ec;
   std::filesystem::create_directories(options_.dir, ec);
   remove_stale_temporaries(ckpt);

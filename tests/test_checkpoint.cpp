@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <cstring>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -60,7 +61,16 @@ std::vector<Snapshot> snapshots(const Board& b, int blank) {
   return out;
 }
 
-CheckpointSlice whole(const Ranker& r) { return {0, two_bit_words(r), 0, 1}; }
+CheckpointSlice whole(const Ranker&) { return {}; }
+
+// The words of `all` (a whole table's fields) that `slice` holds, in its order.
+std::vector<std::uint64_t> held_words(std::span<const std::uint64_t> all, const CheckpointSlice& slice) {
+  std::vector<std::uint64_t> out(slice.held(all.size()));
+  slice.for_each_unit(all.size(), [&](std::uint64_t first, std::uint64_t local, std::uint64_t n) {
+    std::copy_n(all.begin() + static_cast<std::ptrdiff_t>(first), n, out.begin() + static_cast<std::ptrdiff_t>(local));
+  });
+  return out;
+}
 
 // Recomputes a checkpoint's header checksum (checkpoint.hpp: offset 72, over the 4096-byte header
 // with it zeroed), so that one lying field is met by the check of that field.
@@ -202,6 +212,60 @@ TEST_CASE("the store saves checkpoints between layers as often as asked", "[two-
   }
 }
 
+// The deal of tilespace-mpi (checkpoint.hpp's CheckpointSlice): owner, local place and counts
+// against plain division, up to the largest unit a dealt table may have (2^32 - 1), and the units
+// of all processes together cover every word once.
+TEST_CASE("the deal of words among processes agrees with plain division", "[checkpoint]") {
+  std::mt19937_64 rng(25);
+  for (const std::uint32_t P : {1u, 2u, 3u, 4u, 5u, 7u, 12u, 1000u, 1024u}) {
+    for (const std::uint32_t k : {0u, 2u, 7u, 17u}) {
+      INFO("P " << P << ", units of 2^" << k << " words");
+      // Words at random below 2^(32 + k), the last unit's words, and the first ones.
+      std::vector<std::uint64_t> sample = {0, 1, (std::uint64_t{1} << (32 + k)) - 1, (std::uint64_t{1} << (31 + k)) + 5};
+      for (int i = 0; i < 2000; ++i) sample.push_back(rng() >> (32 - k));
+      for (const std::uint32_t p : {0u, P / 2, P - 1}) {
+        const CheckpointSlice s(k, p, P);
+        for (const std::uint64_t w : sample) {
+          const std::uint64_t u = w >> k;
+          REQUIRE(s.owner(w) == u % P);
+          REQUIRE(s.mine(w) == (u % P == p));
+          if (!s.mine(w)) continue;
+          const std::uint64_t l = ((u / P) << k) | (w & ((std::uint64_t{1} << k) - 1));
+          REQUIRE(s.local(w) == l);
+          REQUIRE(s.global(l) == w);
+        }
+      }
+      // Every word of small tables held once, in order within each process.
+      for (const std::uint64_t words : {std::uint64_t{1}, std::uint64_t{630}, std::uint64_t{5670}, std::uint64_t{56700},
+                                        (std::uint64_t{P} << k) * 3 + 1}) {
+        if (words > 200000) continue;
+        std::vector<int> holder(words, -1);
+        for (std::uint32_t p = 0; p < P; ++p) {
+          const CheckpointSlice s(k, p, P);
+          std::uint64_t next = 0;  // the next local word
+          s.for_each_unit(words, [&](std::uint64_t first, std::uint64_t local, std::uint64_t n) {
+            REQUIRE(local == next);
+            next += n;
+            for (std::uint64_t i = 0; i < n; ++i) {
+              REQUIRE(holder[first + i] == -1);
+              holder[first + i] = static_cast<int>(p);
+              REQUIRE(s.local(first + i) == local + i);
+            }
+          });
+          REQUIRE(s.held(words) == next);
+        }
+        for (std::uint64_t w = 0; w < words; ++w) REQUIRE(holder[w] == static_cast<int>((w >> k) % P));
+      }
+    }
+  }
+  CHECK(CheckpointSlice(7, 0, 2).valid_for(std::uint64_t{1} << 39) == false);
+  CHECK(CheckpointSlice(7, 0, 2).valid_for((std::uint64_t{1} << 39) - 1));
+  CHECK(CheckpointSlice().valid_for(~std::uint64_t{0}));
+  CHECK(CheckpointSlice().local(~std::uint64_t{0} - 5) == ~std::uint64_t{0} - 5);
+  CHECK_THROWS_AS(CheckpointSlice(7, 2, 2), std::invalid_argument);
+  CHECK_THROWS_AS(CheckpointSlice(7, 0, 0), std::invalid_argument);
+}
+
 TEST_CASE("foreign, truncated and corrupt checkpoints are refused with a DataError naming the file",
           "[two-bit][checkpoint]") {
   TempDir dir;
@@ -275,17 +339,48 @@ TEST_CASE("foreign, truncated and corrupt checkpoints are refused with a DataErr
   refused_here("layer.ckpt", lie([](std::string& x) { put_at<std::uint32_t>(x, 20, get_at<std::uint32_t>(x, 20) + 1); }), "histogram");
   refused_here("histogram.ckpt", lie([](std::string& x) { put_at<std::uint64_t>(x, 256, 2); }), "histogram");
   refused_here("pending.ckpt", lie([](std::string& x) { put_at<std::uint64_t>(x, 24, 181440); }), "");
-  // Another slice: another process, another range of words.
+  // Another process's words: another process, process count or unit of the deal.
   const std::uint64_t words = two_bit_words(ranker);
-  refused("process.ckpt", bytes, "process", ranker, CheckpointSlice{0, words, 1, 2});
-  refused("range.ckpt", bytes, "process", ranker, CheckpointSlice{0, words / 2, 0, 2});
+  refused("process.ckpt", bytes, "process", ranker, CheckpointSlice(7, 1, 2));
+  refused("range.ckpt", bytes, "process", ranker, CheckpointSlice(7, 0, 2));
   {
     const auto p = dir / "slice.ckpt";
-    save_checkpoint(p, ranker, s.progress, std::span<const std::uint64_t>(s.fields).subspan(words / 2),
-                    CheckpointSlice{words / 2, words, 1, 2});
-    CHECK_THAT(load_error(p, ranker, whole(ranker)), Contains(p.string()) && Contains("process 1 of 2"));
-    LoadedCheckpoint c = load_checkpoint(p, ranker, CheckpointSlice{words / 2, words, 1, 2});
-    CHECK(same_fields(c.fields->span(), std::span<const std::uint64_t>(s.fields).subspan(words / 2)));
+    const CheckpointSlice one(7, 1, 3);
+    const auto mine = held_words(s.fields, one);
+    REQUIRE(mine.size() == 1920);  // 5670 words: units 1, 4, ..., 43 (the last unit, 38 words, is process 2's)
+    save_checkpoint(p, ranker, s.progress, mine, one);
+    CHECK(std::filesystem::file_size(p) == kHeaderSize + 8 * mine.size());
+    CHECK_THAT(load_error(p, ranker, whole(ranker)), Contains(p.string()) && Contains("process 1 of 3 (units of 2^7 words)"));
+    CHECK_THAT(load_error(p, ranker, CheckpointSlice(7, 1, 2)), Contains("not of process 1 of 2"));
+    CHECK_THAT(load_error(p, ranker, CheckpointSlice(6, 1, 3)), Contains("not of process 1 of 3 (units of 2^6 words)"));
+    LoadedCheckpoint c = load_checkpoint(p, ranker, one);
+    CHECK(same_fields(c.fields->span(), mine));
+    std::string x = testing::read_file(p);
+    put_at<std::uint64_t>(x, 40, mine.size() + 1);
+    reseal(x);
+    refused("slice-size.ckpt", x, "inconsistent slice size", ranker, one);
+  }
+  // Version 1 (before the deal): the threaded build's checkpoint is read, with the same fields; an
+  // MPI process's contiguous slice is refused, saying why.
+  {
+    const std::string v1 = lie([&](std::string& x) {
+      put_at<std::uint32_t>(x, 8, 1);
+      put_at<std::uint64_t>(x, 40, 0);
+      put_at<std::uint64_t>(x, 48, words);
+    });
+    const auto p = dir / "v1.ckpt";
+    testing::write_file(p, v1);
+    LoadedCheckpoint c = load_checkpoint(p, ranker, whole(ranker));
+    CHECK(same_fields(c.fields->span(), s.fields));
+    CHECK(c.progress.histogram == s.progress.histogram);
+    std::string part = v1.substr(0, kHeaderSize) + v1.substr(kHeaderSize + 8 * (words / 2));
+    put_at<std::uint64_t>(part, 40, words / 2);
+    put_at<std::uint32_t>(part, 56, 1);
+    put_at<std::uint32_t>(part, 60, 2);
+    put_at<std::uint64_t>(part, 64, XXH3_64bits(part.data() + kHeaderSize, part.size() - kHeaderSize));
+    reseal(part);
+    refused("v1-slice.ckpt", part, "process 1 of 2 from an older tilespace-mpi, whose processes held contiguous slices",
+            ranker, CheckpointSlice(7, 1, 2));
   }
   // Truncated, extended, corrupt.
   refused_here("short.ckpt", bytes.substr(0, bytes.size() - 8), "truncated");
@@ -327,8 +422,7 @@ TEST_CASE("checkpoints whose fields do not match their progress are refused", "[
   // Saved with the library's writer, so both checksums match the lie.
   auto error_of = [&](const std::string& name, const std::vector<std::uint64_t>& fields, const CheckpointSlice& slice) {
     const auto p = dir / name;
-    save_checkpoint(p, ranker, s.progress,
-                    std::span<const std::uint64_t>(fields).subspan(slice.first, slice.end - slice.first), slice);
+    save_checkpoint(p, ranker, s.progress, held_words(fields, slice), slice);
     return load_error(p, ranker, slice);
   };
   REQUIRE(error_of("good.ckpt", s.fields, whole(ranker)).empty());
@@ -368,11 +462,13 @@ TEST_CASE("checkpoints whose fields do not match their progress are refused", "[
     set_field(f, ranker.size() + 7, v);
     INFO("value " << v);
     CHECK_THAT(error_of("beyond.ckpt", f, whole(ranker)), Contains("beyond the table's last state"));
-    CHECK_THAT(error_of("beyond-slice.ckpt", f, CheckpointSlice{words / 2, words, 1, 2}),
-               Contains("beyond the table's last state"));
+    // Units of 4 words: the last (words 8-11) is process 0's of 2.
+    CHECK_THAT(error_of("beyond-slice.ckpt", f, CheckpointSlice(2, 0, 2)), Contains("beyond the table's last state"));
+    CHECK(error_of("other-slice.ckpt", f, CheckpointSlice(2, 1, 2)).empty());
   }
-  // A slice's counts are of the whole search: an MPI process's checkpoint is not refused for them.
-  CHECK(error_of("slice.ckpt", s.fields, CheckpointSlice{0, words / 2, 0, 2}).empty());
+  // A process's counts are of the whole search: an MPI process's checkpoint is not refused for them.
+  CHECK(error_of("slice.ckpt", s.fields, CheckpointSlice(2, 0, 2)).empty());
+  CHECK(error_of("slice1.ckpt", s.fields, CheckpointSlice(2, 1, 2)).empty());
 }
 
 TEST_CASE("cli: build --resume continues a checkpoint and refuses a foreign one with exit 3", "[two-bit][checkpoint][cli]") {

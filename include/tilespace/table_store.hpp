@@ -68,6 +68,11 @@ class TableStore {
   // ResourceError if a build does not fit.
   const DistanceTable& table(const Board& board, int goal_blank);
 
+  // Whether a build command (`tilespace build`, `tilespace-mpi build`) keeps the table's file
+  // instead of rebuilding it ("up to date"): the file exists, loads (header and checksums checked),
+  // every chunk of a two-bit table verifies (on `threads` threads; 0: all cores), and it is of the
+  // engine asked for (`bits` 2 or 8; 0: either). DataError naming the file if it exists but is bad.
+  bool up_to_date(const Board& board, int goal_blank, int bits, int threads = 0);
   // The table if it is already in memory (nothing is loaded or built), else null.
   const DistanceTable* loaded(const Board& board, int goal_blank) const noexcept;
 

@@ -6,10 +6,11 @@
 // reaches the loader's checks; when byte 0 is 0xA0-0xAF its bits 0-1 leave them as they are.
 // The search it should continue is the header's board and goal blank when the board has at most
 // 9 cells (else 2x3 with the blank last), and the whole table, or with bit 3 of byte 0 the
-// header's slice when it is one of the table. Expected outcome for a bad file: DataError. A loaded
-// checkpoint must be consistent (one word a field of the slice, a histogram that starts at the
-// goal and adds up within the table), and a search continued from it must end without a crash, a
-// hang or an internal error (a ResourceError for a search deeper than a table's 479 layers).
+// header's deal (unit, process, process count) when it is a valid one. Expected outcome for a bad
+// file: DataError. A loaded checkpoint must be consistent (one word a field of the slice, a
+// histogram that starts at the goal and adds up within the table), and a search continued from it
+// must end without a crash, a hang or an internal error (a ResourceError for a search deeper than
+// a table's 479 layers).
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -45,11 +46,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   const Ranker ranker(board, blank);
   const std::uint64_t words = two_bit_words(ranker);
-  CheckpointSlice slice{0, words, 0, 1};
+  CheckpointSlice slice;  // the whole table
   if (control & 8u) {
-    const std::uint64_t first = fuzz::get_u64(image, 40), end = fuzz::get_u64(image, 48);
-    const std::uint32_t p = fuzz::get_u32(image, 56), n = fuzz::get_u32(image, 60);
-    if (first <= end && end <= words && p < n) slice = {first, end, p, n};
+    const std::uint32_t unit_log2 = fuzz::get_u32(image, 48), p = fuzz::get_u32(image, 56), n = fuzz::get_u32(image, 60);
+    if (unit_log2 <= 40 && p < n && n <= 1024) slice = CheckpointSlice(unit_log2, p, n);
   }
 
   std::optional<LoadedCheckpoint> c;
@@ -59,7 +59,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   const TwoBitProgress& p = c->progress;
-  fuzz::check(c->fields->span().size() == slice.end - slice.first, "fields of another size than the slice");
+  fuzz::check(c->fields->span().size() == slice.held(words), "fields of another size than the slice");
   fuzz::check(!p.histogram.empty() && p.histogram[0] == 1 && p.next_layer == static_cast<int>(p.histogram.size()),
               "a bad histogram loaded");
   std::uint64_t sum = p.pending;
@@ -67,7 +67,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     fuzz::check(!__builtin_add_overflow(sum, h, &sum), "a histogram whose sum overflows");
   fuzz::check(sum <= ranker.size(), "more states than the table has");
 
-  if (slice.processes != 1 || slice.first != 0 || slice.end != words) return 0;
+  if (slice.processes() != 1) return 0;
   // Continue the search, as `build --resume` does.
   TwoBitOptions options;
   options.bfs.threads = 1;

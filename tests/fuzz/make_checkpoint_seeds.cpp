@@ -1,9 +1,11 @@
 // Writes the seed corpus of fuzz_checkpoint (tests/fuzz/corpus/fuzz_checkpoint/): real checkpoints
 // of two-bit builds of small boards, saved between layers as `tilespace build --bits 2` saves
-// them, and two slices of an MPI build; each file is prefixed by the harness's control byte (0;
+// them, and the two processes' words of an MPI build (checkpoint.hpp's deal); each file is prefixed by the harness's control byte (0;
 // 8 for the slices: fuzz_checkpoint then continues the header's slice).
 //   cmake --build build-fuzz --target make_checkpoint_seeds
 //   build-fuzz/tests/fuzz/make_checkpoint_seeds tests/fuzz/corpus/fuzz_checkpoint
+#include <algorithm>
+#include <cstddef>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -53,14 +55,17 @@ int main(int argc, char** argv) {
         const std::string name = std::to_string(k.w) + "x" + std::to_string(k.h) + "-b" + std::to_string(k.blank) +
                                  "-L" + std::to_string(l);
         const auto tmp = dir / (name + ".tmp");
-        save_checkpoint(tmp, ranker, p, f, CheckpointSlice{0, f.size(), 0, 1});
+        save_checkpoint(tmp, ranker, p, f, CheckpointSlice{});
         add_control_byte(tmp, dir / (name + ".ckpt"));
-        if (k.w == 2 && k.h == 3) {  // the two slices of a 2-process build
-          const std::uint64_t half = f.size() / 2;
+        if (k.w == 2 && k.h == 3) {  // the two processes of a 2-process build, dealt units of 4 words
           for (std::uint32_t i = 0; i < 2; ++i) {
-            const CheckpointSlice s{i ? half : 0, i ? f.size() : half, i, 2};
+            const CheckpointSlice s(2, i, 2);
+            std::vector<std::uint64_t> held(s.held(f.size()));
+            s.for_each_unit(f.size(), [&](std::uint64_t first, std::uint64_t local, std::uint64_t n) {
+              std::copy_n(f.begin() + static_cast<std::ptrdiff_t>(first), n, held.begin() + static_cast<std::ptrdiff_t>(local));
+            });
             const auto part = dir / (name + "-p" + std::to_string(i) + "of2.tmp");
-            save_checkpoint(part, ranker, p, f.subspan(s.first, s.end - s.first), s);
+            save_checkpoint(part, ranker, p, held, s);
             add_control_byte(part, dir / (name + "-p" + std::to_string(i) + "of2.ckpt"), 8);  // the header's slice
           }
         }

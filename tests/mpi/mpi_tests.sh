@@ -4,18 +4,24 @@
 #   mpi_tests.sh CASE MPIEXEC TILESPACE_MPI TILESPACE WORKDIR
 #
 #   small        2x4, 2x5 and 3x3, goal blank on the last cell and on another one, on 1 to 4
-#                processes: the file is byte for byte `tilespace build --bits 2`'s (cmp). These
-#                boards fit in one 1 MiB chunk, so one process holds every word.
-#   reference    the threaded 3x4 table, for the two cases below (a ctest fixture)
-#   np3          3x4 (58 chunks) on 3 processes: slices of 19, 19 and 20 chunks, exchanges
-#                between every pair; cmp with the reference
+#                processes: the file is byte for byte `tilespace build --bits 2`'s (cmp); every
+#                process expands states of the largest layer (the board is dealt to all of them,
+#                even 2x4's 5 units), and on 2x5 every layer of at least 100,000 states is
+#                balanced (the most states one process expanded over the fewest: at most 1.1)
+#   reference    the threaded 3x4 table, for the cases below (a ctest fixture)
+#   balance      3x4 on 1 to 4 processes: cmp with the reference, and every layer of at least
+#                100,000 states balanced (at most 1.1, from the --progress lines)
+#   up_to_date   an existing valid table is kept ("up to date: FILE", the file untouched), as
+#                `tilespace build` keeps it, and rebuilt with --force; a byte table of the same
+#                goal is rebuilt as a two-bit one; a corrupt one is exit 3 naming it
 #   resume       3x4 on 2 processes with --checkpoint-every 1: SIGKILL mpirun at a random moment
 #                after the first checkpoint (possibly during a save), then --resume; cmp with
 #                the reference
-#   files        a database that cannot be renamed into place (a folder in the way): exit 3, no
-#                temporary left, the checkpoints kept; those checkpoints under the 3x3 name, with
-#                their processes swapped, or one missing: exit 3; then --resume finishes the 2x5
-#                table (cmp)
+#   files        a folder where the table goes: exit 3; with --force, a database that cannot be
+#                renamed into place: exit 3, no temporary left, the checkpoints kept; those
+#                checkpoints under the 3x3 name, with their processes swapped, or one missing:
+#                exit 3; then --resume finishes the 2x5 table (cmp); bad input (a bad goal,
+#                tilespace's --blank) is exit 2, one line
 #   killed_rank  SIGKILL one process of a 3x4 build: mpirun exits non-zero within 30 s
 #
 # Every process this script starts is stopped by its pid.
@@ -40,11 +46,54 @@ goal_text() {
   echo "${tiles[*]}"
 }
 
+# A goal's tiles as rows ("1 2/3 4/..."): the board's shape without --board.
+goal_rows() {
+  local board=$1 w i=0 text="" t
+  w=${board%x*}
+  for t in $2; do
+    if ((i > 0)); then if ((i % w == 0)); then text+="/"; else text+=" "; fi; fi
+    text+=$t
+    i=$((i + 1))
+  done
+  echo "$text"
+}
+
 # The one table file in a folder.
 table_in() {
   local files=("$1"/*.tsdb)
   [[ ${#files[@]} -eq 1 && -f ${files[0]} ]] || fail "expected one table in $1, found: ${files[*]}"
   echo "${files[0]}"
+}
+
+# The worst balance of a run's layers of at least 100,000 states, from its --progress lines
+# ("per process FEWEST..MOST"): the most states one process expanded over the fewest ("none"
+# without such layers, "inf" if a process expanded none).
+worst_balance() {
+  awk '/ per process / {
+         for (i = 1; i <= NF; ++i) if ($i == "process") split($(i + 1), r, /\.\./)
+         if ($3 < 100000) next
+         if (r[1] == 0) { inf = 1; next }
+         q = r[2] / r[1]; if (q > w) w = q
+       }
+       END { if (inf) print "inf"; else if (w == "") print "none"; else printf "%.3f\n", w }' "$1"
+}
+
+# Fails unless the worst balance of the run in LOG is at most 1.1.
+check_balance() {
+  local log=$1 what=$2 worst
+  worst=$(worst_balance "$log")
+  echo "$what: worst balance $worst"
+  [[ $worst != none && $worst != inf ]] && awk -v w="$worst" 'BEGIN { exit !(w <= 1.1) }' ||
+    { grep ' per process ' "$log" >&2; fail "$what: a layer of at least 100,000 states is unbalanced ($worst)"; }
+}
+
+# The fewest states one process expanded in the largest layer of the run in LOG.
+fewest_in_largest() {
+  awk '/ per process / {
+         for (i = 1; i <= NF; ++i) if ($i == "process") split($(i + 1), r, /\.\./)
+         if ($3 > most) { most = $3; fewest = r[1] }
+       }
+       END { print fewest + 0 }' "$1"
 }
 
 # Runs tilespace-mpi on NP processes; stdout and stderr to $out/NAME.log; returns its exit code.
@@ -91,18 +140,22 @@ case $case_name in
       ref=$(table_in "$out/ref-$board-$cell")
       for np in 1 2 3 4; do
         db=$out/mpi-$board-$cell-$np
-        # The last cell by the default goal, the other one by --blank or --goal by turns.
+        # The last cell by the default goal, the other one by --goal (with --board or without).
         if ((cell == ${board%x*} * ${board#*x} - 1)); then
           args=(--board "$board") # the default goal
         elif ((np % 2)); then
-          args=(--board "$board" --blank "$cell")
-        else
           args=(--board "$board" --goal "$goal")
+        else
+          args=(--goal "$(goal_rows "$board" "$goal")")
         fi
-        run_mpi "$np" "$db.log" build "${args[@]}" --db "$db" || { cat "$db.log" >&2; fail "$board blank $cell on $np"; }
+        run_mpi "$np" "$db.log" build "${args[@]}" --db "$db" --progress ||
+          { cat "$db.log" >&2; fail "$board blank $cell on $np"; }
         cmp "$ref" "$db/$(basename "$ref")" || fail "$board blank $cell on $np processes differs from the threaded table"
+        fewest=$(fewest_in_largest "$db.log")
+        ((np == 1 || fewest > 0)) || { cat "$db.log" >&2; fail "$board on $np: a process expanded nothing"; }
+        [[ $board != 2x5 || $np == 1 ]] || check_balance "$db.log" "$board blank $cell on $np processes"
       done
-      echo "$board blank $cell: identical on 1-4 processes"
+      echo "$board blank $cell: identical on 1-4 processes, every process busy"
     done
     ;;
 
@@ -110,12 +163,50 @@ case $case_name in
     "$tilespace" build --board 3x4 --bits 2 --db "$work/reference-3x4"
     ;;
 
-  np3)
+  balance)
     ref=$(table_in "$work/reference-3x4")
-    run_mpi 3 "$out/np3.log" build --board 3x4 --db "$out" --progress || { cat "$out/np3.log" >&2; fail "3x4 on 3 processes"; }
-    cmp "$ref" "$out/$(basename "$ref")" || fail "3x4 on 3 processes differs from the threaded table"
-    grep -q 'exchanged' "$out/np3.log" || fail "no progress lines"
-    echo "3x4 on 3 processes: identical"
+    for np in 1 2 3 4; do
+      db=$out/np$np
+      run_mpi "$np" "$db.log" build --board 3x4 --db "$db" --progress || { cat "$db.log" >&2; fail "3x4 on $np"; }
+      cmp "$ref" "$db/$(basename "$ref")" || fail "3x4 on $np processes differs from the threaded table"
+      grep -q "^tilespace-mpi: 3x4 dealt to $np process\(es\)\?: 58472 units of 128 words, round-robin$" "$db.log" ||
+        { cat "$db.log" >&2; fail "no line saying the deal"; }
+      ((np == 1)) || check_balance "$db.log" "3x4 on $np processes"
+      tail -n 1 "$db.log"
+    done
+    ;;
+
+  up_to_date)
+    name=2x5-1234567890.tsdb
+    "$tilespace" build --board 2x5 --bits 2 --db "$out/ref" >/dev/null
+    run_mpi 2 "$out/first.log" build --board 2x5 --db "$out/db" || { cat "$out/first.log" >&2; fail "first build"; }
+    grep -q "^built $out/db/$name: 1814400 states, radius 55, 2 bits, .*, 2 processes$" "$out/first.log" ||
+      { cat "$out/first.log" >&2; fail "no 'built' line"; }
+    before=$(stat -c '%i %Y.%y' "$out/db/$name")
+    # Kept: by tilespace-mpi and by tilespace build --bits 2 alike; the file untouched.
+    run_mpi 2 "$out/again.log" build --board 2x5 --db "$out/db" || { cat "$out/again.log" >&2; fail "second build"; }
+    [[ $(cat "$out/again.log") == "up to date: $out/db/$name" ]] || { cat "$out/again.log" >&2; fail "not up to date"; }
+    [[ $("$tilespace" build --board 2x5 --bits 2 --db "$out/db") == "up to date: $out/db/$name" ]] ||
+      fail "tilespace build does not keep the file tilespace-mpi wrote"
+    [[ $(stat -c '%i %Y.%y' "$out/db/$name") == "$before" ]] || fail "the kept file was touched"
+    # --force rebuilds it (a new file renamed into place), the same bytes.
+    run_mpi 3 "$out/force.log" build --board 2x5 --db "$out/db" --force || { cat "$out/force.log" >&2; fail "--force"; }
+    grep -q "^built .*3 processes$" "$out/force.log" || { cat "$out/force.log" >&2; fail "--force did not build"; }
+    [[ $(stat -c '%i %Y.%y' "$out/db/$name") != "$before" ]] || fail "--force left the file as it was"
+    cmp "$out/ref/$name" "$out/db/$name" || fail "the rebuilt table differs"
+    # A byte table of the same goal is rebuilt as a two-bit one, as `tilespace build --bits 2` does.
+    "$tilespace" build --board 2x5 --bits 8 --db "$out/bytes" >/dev/null
+    run_mpi 2 "$out/bytes.log" build --board 2x5 --db "$out/bytes" || { cat "$out/bytes.log" >&2; fail "over a byte table"; }
+    grep -q "^built " "$out/bytes.log" || { cat "$out/bytes.log" >&2; fail "the byte table was kept"; }
+    cmp "$out/ref/$name" "$out/bytes/$name" || fail "the table built over a byte table differs"
+    # A corrupt table: exit 3, one line naming it; --force replaces it.
+    printf 'x' | dd of="$out/db/$name" bs=1 seek=300000 conv=notrunc status=none
+    rc=0
+    run_mpi 2 "$out/corrupt.log" build --board 2x5 --db "$out/db" || rc=$?
+    expect_data_error "$out/corrupt.log" "$out/db/$name" $rc
+    run_mpi 2 "$out/fixed.log" build --board 2x5 --db "$out/db" --force || { cat "$out/fixed.log" >&2; fail "--force over a corrupt table"; }
+    cmp "$out/ref/$name" "$out/db/$name" || fail "the table rebuilt over a corrupt one differs"
+    echo "kept when up to date, rebuilt with --force, over a byte table and a corrupt one"
     ;;
 
   resume)
@@ -153,10 +244,14 @@ case $case_name in
   files)
     name=2x5-1234567890.tsdb
     "$tilespace" build --board 2x5 --bits 2 --db "$out/ref" >/dev/null
-    # A folder where the table goes: the rename fails after every checkpoint was saved.
+    # A folder where the table goes: not a table to keep (exit 3, as for `tilespace build`); with
+    # --force the rename fails after every checkpoint was saved.
     mkdir -p "$out/db/$name"
     rc=0
-    run_mpi 2 "$out/rename.log" build --board 2x5 --db "$out/db" --checkpoint-every 0.000001 || rc=$?
+    run_mpi 2 "$out/in-the-way.log" build --board 2x5 --db "$out/db" || rc=$?
+    expect_data_error "$out/in-the-way.log" "$name: not a regular file" $rc
+    rc=0
+    run_mpi 2 "$out/rename.log" build --board 2x5 --db "$out/db" --checkpoint-every 0.000001 --force || rc=$?
     expect_data_error "$out/rename.log" "cannot rename .* into place" $rc
     [[ -z $(find "$out/db" -name "*.tmp.*") ]] || fail "a temporary file was left"
     [[ -f $out/db/$name.ckpt.0of2 && -f $out/db/$name.ckpt.1of2 ]] || fail "the checkpoints were not kept"
@@ -192,12 +287,17 @@ case $case_name in
     cmp "$out/ref/$name" "$out/db/$name" || fail "the resumed 2x5 table differs from the threaded one"
     [[ -z $(find "$out/db" -name "$name.*") ]] || fail "checkpoints left after the table was saved"
 
-    # Bad input: exit 2, one line.
+    # Bad input: exit 2, one line. tilespace-mpi reads --board and --goal as `tilespace build`
+    # does, and has no --blank (tilespace's --blank names the blank of named tiles).
     rc=0
-    run_mpi 2 "$out/input.log" build --board 3x3 --blank 9 --db "$out/db" || rc=$?
-    [[ $rc -eq 2 && $(grep -c '^tilespace-mpi: error: bad --blank 9' "$out/input.log") -eq 1 ]] ||
-      { cat "$out/input.log" >&2; fail "bad --blank: exit code $rc"; }
-    echo "write error, foreign, swapped and missing checkpoints refused; resumed table identical"
+    run_mpi 2 "$out/input.log" build --board 3x3 --goal "1 2 3 4 5 6 7 8 9" --db "$out/db" || rc=$?
+    [[ $rc -eq 2 && $(grep -c '^tilespace-mpi: error: .*goal' "$out/input.log") -eq 1 && $(grep -c "^tilespace-mpi:" "$out/input.log") -eq 1 ]] ||
+      { cat "$out/input.log" >&2; fail "bad --goal: exit code $rc"; }
+    rc=0
+    run_mpi 2 "$out/blank.log" build --board 3x3 --blank 4 --db "$out/db" || rc=$?
+    [[ $rc -eq 2 && $(grep -c '^tilespace-mpi: error: .*--blank' "$out/blank.log") -eq 1 && $(grep -c "^tilespace-mpi:" "$out/blank.log") -eq 1 ]] ||
+      { cat "$out/blank.log" >&2; fail "--blank: exit code $rc"; }
+    echo "write error, foreign, swapped and missing checkpoints refused; resumed table identical; bad input refused"
     ;;
 
   killed_rank)

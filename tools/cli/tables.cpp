@@ -262,13 +262,8 @@ int cmd_build(Common& c, const BuildFlags& f) {
     const auto t0 = std::chrono::steady_clock::now();
     // An existing file is kept if it loads (header and checksums checked; a two-bit or one-bit
     // table's every chunk too) and has the bits asked for, if they were; a bad one is a DataError
-    // naming it.
-    bool up_to_date = false;
-    if (!f.force && file_exists(path)) {
-      const DistanceTable& t = store.table(b, blank);
-      t.verify_all(c.threads);
-      up_to_date = f.bits == 0 || t.bits() == f.bits;
-    }
+    // naming it (TableStore::up_to_date).
+    const bool up_to_date = !f.force && store.up_to_date(b, blank, f.bits, c.threads);
     const DistanceTable& t = up_to_date ? store.table(b, blank) : store.build(b, blank);
     const double secs = seconds_since(t0);
     if (c.json) {

@@ -1,6 +1,7 @@
-// tilespace-mpi: checkpoints of a distributed two-bit build. Process p of P saves its slice as
-// <table>.ckpt.<p>of<P> (p from 0) in checkpoint.hpp's format, whose header records the slice,
-// the process and the process count, so a file of another board, goal, slice or count is refused.
+// tilespace-mpi: checkpoints of a distributed two-bit build. Process p of P saves its words as
+// <table>.ckpt.<p>of<P> (p from 0) in checkpoint.hpp's format, whose header records the deal (the
+// unit), the process and the process count, so a file of another board, goal, deal or count is
+// refused, and so is one of an older tilespace-mpi whose processes held contiguous slices.
 //
 // The P files are only useful together, at the same layer. A save is therefore a two-phase
 // commit: every process writes <file>.next (atomically: save_checkpoint), all agree that every

@@ -1,5 +1,5 @@
 // The two-bit search over MPI processes (distributed_bfs.hpp): bfs2.cpp's layer loop, with the
-// targets of other slices delivered in exchange rounds.
+// targets of other processes' units delivered in exchange rounds.
 #include "mpi/distributed_bfs.hpp"
 
 #include <algorithm>
@@ -86,43 +86,49 @@ class Exchange {
   std::uint64_t queued_ = 0, sent_ = 0, rounds_ = 0;
 };
 
-// Expands layer `layer` of the slice `s` (fields at `local`), with exchange rounds until every
-// process is done. W: the board width. Only the blocks marked in `cur` (open fields of this layer's
-// parity; bfs2_kernel.hpp) are scanned, and cleared; blocks that get fields opened are marked in
-// `next`. Slices start on chunk boundaries, so local blocks are the kernel's blocks.
+// Expands layer `layer` of this process's words (`held` of them, dealt as `s` says, fields at
+// `local`), with exchange rounds until every process is done. W: the board width. Only the blocks
+// of local words marked in `cur` (open fields of this layer's parity; bfs2_kernel.hpp) are scanned,
+// and cleared; blocks that get fields opened are marked in `next`.
 template <int W>
-void expand_layer(const detail::TwoBitGeometry& T, std::uint64_t* local, const CheckpointSlice& s, int layer,
-                  bool collect, std::uint64_t* cur, std::uint64_t* next_marks, Exchange& exchange,
+void expand_layer(const detail::TwoBitGeometry& T, std::uint64_t* local, const CheckpointSlice& s, std::uint64_t held,
+                  int layer, bool collect, std::uint64_t* cur, std::uint64_t* next_marks, Exchange& exchange,
                   detail::TwoBitTally& tally) {
-  detail::TwoBitExpander<W, false, Exchange> ex(T, local, s.first, s.end, layer, collect, exchange);
+  detail::TwoBitExpander<W, false, Exchange, CheckpointSlice> ex(T, local, s, layer, collect, exchange);
   ex.set_marks(next_marks);
   auto settle = [&](std::span<const std::uint64_t> in) {
     for (std::size_t i = 0; i < in.size(); ++i) {
-      if (i + kSettleAhead < in.size()) __builtin_prefetch(local + ((in[i + kSettleAhead] >> 5) - s.first), 1, 3);
+      if (i + kSettleAhead < in.size()) __builtin_prefetch(local + s.local(in[i + kSettleAhead] >> 5), 1, 3);
       ex.settle(in[i], tally);
     }
   };
-  // Expands the marked blocks among the local words [from, to) (block-aligned, but for the slice's end).
+  // Expands the marked blocks among the local words [from, to) (block-aligned, but for the end):
+  // each of a block's units is a run of consecutive global words (the whole block when P = 1).
+  const std::uint64_t unit = s.processes() == 1 ? detail::kBlockWords : std::uint64_t{1} << s.unit_log2();
   auto scan = [&](std::uint64_t from, std::uint64_t to) {
-    for (std::uint64_t b = (from - s.first) >> detail::kBlockLog2; (b << detail::kBlockLog2) + s.first < to; ++b) {
+    for (std::uint64_t b = from >> detail::kBlockLog2; (b << detail::kBlockLog2) < to; ++b) {
       std::uint64_t& m = cur[b >> 6];
       const std::uint64_t bit = std::uint64_t{1} << (b & 63);
       if (!(m & bit)) continue;
       m &= ~bit;
-      const std::uint64_t first = s.first + (b << detail::kBlockLog2);
-      ex.run(first, std::min(s.end, first + detail::kBlockWords), tally);
+      const std::uint64_t end = std::min(held, (b + 1) << detail::kBlockLog2);
+      for (std::uint64_t l = b << detail::kBlockLog2; l < end; l += unit) {
+        const std::uint64_t first = s.global(l);
+        ex.run(first, first + std::min(unit, end - l), tally, true);
+      }
     }
+    ex.flush(tally);  // the targets still in flight, before any exchange round
   };
-  std::uint64_t next = s.first;
+  std::uint64_t next = 0;  // local words scanned
   for (bool all_done = false; !all_done;) {
-    const std::uint64_t piece_end = std::min(s.end, next + kPieceWords);
+    const std::uint64_t piece_end = std::min(held, next + kPieceWords);
     const std::uint64_t piece_states = tally.expanded + kPieceStates;
     while (next < piece_end && tally.expanded < piece_states && !exchange.full()) {
       const std::uint64_t step_end = std::min(piece_end, next + kStepWords);
       scan(next, step_end);
       next = step_end;
     }
-    all_done = exchange.round(next == s.end, settle);
+    all_done = exchange.round(next == held, settle);
   }
 }
 
@@ -133,23 +139,32 @@ MpiBfsResult distributed_two_bit(World& world, const Ranker& ranker, const Slice
                                  const TwoBitProgress* resume) {
   const detail::TwoBitGeometry T(ranker);
   const CheckpointSlice s = slices.slice(world.rank());
-  if (slices.words() != T.words || fields.size() != s.end - s.first)
+  const std::uint64_t held = s.held(T.words);
+  if (slices.words() != T.words || fields.size() != held)
     throw std::invalid_argument("distributed_two_bit: fields of the wrong size");
-  // marks[i]: the local blocks holding open fields of parity i.
-  const std::uint64_t local_words = s.end - s.first;
-  std::vector<std::uint64_t> marks[2] = {std::vector<std::uint64_t>(detail::mark_word_count(local_words)),
-                                         std::vector<std::uint64_t>(detail::mark_word_count(local_words))};
+  // marks[i]: the blocks of local words holding open fields of parity i.
+  std::vector<std::uint64_t> marks[2] = {std::vector<std::uint64_t>(detail::mark_word_count(held)),
+                                         std::vector<std::uint64_t>(detail::mark_word_count(held))};
+  auto mark = [&](int parity, std::uint64_t l) {
+    const std::uint64_t block = l >> detail::kBlockLog2;
+    marks[parity][block >> 6] |= std::uint64_t{1} << (block & 63);
+  };
   TwoBitProgress p;
   if (resume) {
     p = *resume;
-    detail::mark_open_blocks(T, fields.data(), s.first, local_words, marks[0].data(), marks[1].data());
+    // Unit by unit (each inside one block): whether it holds open fields of either parity.
+    s.for_each_unit(T.words, [&](std::uint64_t first, std::uint64_t l, std::uint64_t n) {
+      std::uint64_t open[2] = {0, 0};
+      detail::mark_open_blocks(T, fields.data() + l, first, n, &open[0], &open[1]);
+      for (int parity = 0; parity < 2; ++parity)
+        if (open[parity]) mark(parity, l);
+    });
   } else {
     p.pending = 1;
     const std::uint64_t g = T.goal_rank >> 5;
-    if (g >= s.first && g < s.end) {
-      fields[g - s.first] |= std::uint64_t{3} << (2 * (T.goal_rank & 31));
-      const std::uint64_t block = (g - s.first) >> detail::kBlockLog2;
-      marks[0][block >> 6] |= std::uint64_t{1} << (block & 63);
+    if (s.mine(g)) {
+      fields[s.local(g)] |= std::uint64_t{3} << (2 * (T.goal_rank & 31));
+      mark(0, s.local(g));
     }
   }
   std::uint64_t total = std::accumulate(p.histogram.begin(), p.histogram.end(), std::uint64_t{0});
@@ -164,13 +179,15 @@ MpiBfsResult distributed_two_bit(World& world, const Ranker& ranker, const Slice
     const bool collect = p.pending <= kFarthestKept;
     detail::TwoBitTally tally;
     detail::with_width(T.G.w, [&](auto w) {
-      expand_layer<decltype(w)::value>(T, fields.data(), s, layer, collect, marks[layer & 1].data(),
+      expand_layer<decltype(w)::value>(T, fields.data(), s, held, layer, collect, marks[layer & 1].data(),
                                        marks[(layer + 1) & 1].data(), exchange, tally);
       return 0;
     });
     const auto [sent, rounds] = exchange.take_counts();
     std::uint64_t sums[3] = {tally.expanded, tally.found, 8 * sent};
     MPI_Allreduce(MPI_IN_PLACE, sums, 3, MPI_UINT64_T, MPI_SUM, world.comm());
+    std::uint64_t most[2] = {tally.expanded, ~tally.expanded};  // the most, and the complement of the fewest
+    MPI_Allreduce(MPI_IN_PLACE, most, 2, MPI_UINT64_T, MPI_MAX, world.comm());
     world.together([&] {
       if (sums[0] != p.pending)
         throw std::logic_error("two-bit search: layer " + std::to_string(layer) + " has " + std::to_string(sums[0]) +
@@ -186,7 +203,7 @@ MpiBfsResult distributed_two_bit(World& world, const Ranker& ranker, const Slice
       farthest.clear();
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (options.on_layer) options.on_layer({layer, sums[0], total, seconds, sums[2], rounds});
+    if (options.on_layer) options.on_layer({layer, sums[0], ~most[1], most[0], total, seconds, sums[2], rounds});
     if (p.pending > 0 && options.between_layers) options.between_layers(p);
   }
   MpiBfsResult result;

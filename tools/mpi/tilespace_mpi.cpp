@@ -1,13 +1,14 @@
 // The `tilespace-mpi` command: the two-bit distance table (`tilespace build --bits 2`) built by
-// MPI processes, each holding one slice of the fields, so that a table larger than one machine's
+// MPI processes, each holding a P-th of the fields, so that a table larger than one machine's
 // memory (2x7: 10.9 GB) can be built by several.
 //
-//   mpirun -np P tilespace-mpi build --board WxH [--blank CELL | --goal STATE] [--db DIR]
+//   mpirun -np P tilespace-mpi build [--board WxH] [--goal STATE] [--db DIR] [--force]
 //                                    [--resume] [--checkpoint-every SECONDS] [--progress]
 //
-// The goal, the file name (<db>/<W>x<H>-<goal>.tsdb, table_store.hpp) and the file's bytes are
-// those of `tilespace build --board WxH --bits 2` with the same goal; --blank picks the goal blank
-// cell directly (row-major, from 0). The pieces: slices.hpp (who holds which words),
+// The options, the goal (problem.hpp's parse_problem, as `tilespace build` reads --board and
+// --goal), the file name (<db>/<W>x<H>-<goal>.tsdb, table_store.hpp), the rule that keeps an
+// existing file ("up to date: FILE" unless --force: TableStore::up_to_date) and the file's bytes
+// are those of `tilespace build --bits 2`. The pieces: slices.hpp (who holds which words),
 // distributed_bfs.hpp (the layer loop and its exchange rounds), checkpoints.hpp (one checkpoint
 // per process, committed together), database_writer.hpp (the file, written with MPI-IO), and
 // world.hpp (how the processes fail together). Exit codes (errors.hpp): 0 ok, 2 usage or input
@@ -33,6 +34,7 @@
 #include "mpi/world.hpp"
 #include "tilespace/distance_table.hpp"
 #include "tilespace/errors.hpp"
+#include "tilespace/problem.hpp"
 #include "tilespace/state.hpp"
 #include "tilespace/table_store.hpp"
 #include "tilespace/version.hpp"
@@ -44,43 +46,21 @@ namespace {
 
 struct BuildOptions {
   std::string board, goal, db = "out";
-  int blank = -1;  // -1: from --goal, else the last cell
-  bool resume = false, progress = false;
+  bool force = false, resume = false, progress = false;
   double checkpoint_every = 300;  // seconds between checkpoints (0: none)
 };
 
-// The table to build: the board and the goal's blank cell, as `tilespace build` takes them from
-// --board and --goal (default: 3x3, blank on the last cell), or the cell of --blank.
+// The table to build: the board and the goal's blank cell, read from --board and --goal as
+// `tilespace build` reads them (default: 3x3, the blank on the last cell).
 struct Target {
   Board board;
   int blank;
 };
 
 Target target(const BuildOptions& o) {
-  std::optional<Board> board;
-  if (!o.board.empty()) {
-    board = Board::parse(o.board);
-    if (!board)
-      throw InputError("bad --board '" + o.board + "': expected WxH with 2 <= W, H and W*H <= " +
-                       std::to_string(kMaxBoardCells));
-  }
-  if (!o.goal.empty()) {
-    const State goal = [&] {
-      try {
-        return parse_state(o.goal, board);
-      } catch (const InputError& e) {
-        throw InputError(std::string("goal: ") + e.what());
-      }
-    }();
-    require_packed(goal.board);
-    return {goal.board, goal.blank};
-  }
-  const Board b = board.value_or(Board(3, 3));
-  require_packed(b);
-  if (o.blank >= b.cells())
-    throw InputError("bad --blank " + std::to_string(o.blank) + ": the cells of the " + b.name() + " board are 0.." +
-                     std::to_string(b.cells() - 1));
-  return {b, o.blank >= 0 ? o.blank : b.cells() - 1};
+  const Problem p = parse_problem(ProblemText{o.board, std::nullopt, o.goal, ""});
+  require_packed(p.goal.board);
+  return {p.goal.board, p.goal.blank};
 }
 
 std::string gib(std::uint64_t bytes) {
@@ -105,12 +85,12 @@ std::string bytes_text(std::uint64_t bytes) {
   return text;
 }
 
-// The slices of the processes sharing a machine must fit in its memory (9/10 of it, as
+// The fields of the processes sharing a machine must fit in its memory (9/10 of it, as
 // DistanceTable::choose_engine asks of a threaded build). Collective.
-void check_memory(World& world, const Board& board, const CheckpointSlice& mine) {
+void check_memory(World& world, const Board& board, std::uint64_t held) {
   MPI_Comm node;
   MPI_Comm_split_type(world.comm(), MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  unsigned long long need = (mine.end - mine.first) * 8;
+  unsigned long long need = held * 8;
   MPI_Allreduce(MPI_IN_PLACE, &need, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, node);
   int here = 0;
   MPI_Comm_size(node, &here);
@@ -118,7 +98,7 @@ void check_memory(World& world, const Board& board, const CheckpointSlice& mine)
   world.together([&] {
     const std::uint64_t have = physical_memory();
     if (have && need > have / 10 * 9)
-      throw ResourceError("the slices of the " + board.name() + " table held by the " + std::to_string(here) +
+      throw ResourceError("the fields of the " + board.name() + " table held by the " + std::to_string(here) +
                           " processes on this machine need " + std::to_string(need) + " bytes (" + gib(need) +
                           "); it has " + gib(have));
   });
@@ -135,15 +115,27 @@ int build(World& world, const BuildOptions& o) {
       throw InputError("at most " + std::to_string(kMaxProcesses) + " processes, not " + std::to_string(world.size()));
     t = target(o);
   });
-  const Ranker ranker(t->board, t->blank);
-  const Slices slices(two_bit_words(ranker), world.size());
-  const CheckpointSlice mine = slices.slice(world.rank());
-  check_memory(world, t->board, mine);
-
   StoreOptions store_options;
   store_options.dir = o.db;
   const TableStore store(store_options);
   const auto path = store.path_for(t->board, t->blank);
+  // An existing valid two-bit file of this table is kept, as `tilespace build --bits 2` keeps it
+  // (rank 0 loads and verifies it, with a store of its own that unmaps it at once; a bad one is a
+  // DataError naming it).
+  int up_to_date = 0;
+  world.together([&] {
+    up_to_date = world.root() && !o.force && TableStore(store_options).up_to_date(t->board, t->blank, 2);
+  });
+  MPI_Bcast(&up_to_date, 1, MPI_INT, 0, world.comm());
+  if (up_to_date) {
+    if (world.root()) std::printf("up to date: %s\n", path.string().c_str());
+    return kExitOk;
+  }
+
+  const Ranker ranker(t->board, t->blank);
+  const Slices slices(two_bit_words(ranker), world.size());
+  const std::uint64_t held = slices.slice(world.rank()).held(slices.words());
+  check_memory(world, t->board, held);
   CheckpointSet checkpoints(world, ranker, slices, store.checkpoint_for(t->board, t->blank));
   world.together([&] {
     std::error_code ec;
@@ -161,15 +153,23 @@ int build(World& world, const BuildOptions& o) {
                " are replaced at the first checkpoint (--resume continues them)");
   }
   std::shared_ptr<FieldArray> fields;
-  world.together([&] { fields = resumed ? resumed->fields : std::make_shared<FieldArray>(mine.end - mine.first); });
+  world.together([&] { fields = resumed ? resumed->fields : std::make_shared<FieldArray>(held); });
 
   const bool show = world.root() && (o.progress || ::isatty(STDERR_FILENO));
   MpiBfsOptions bfs;
   if (show) {
+    world.note(t->board.name() + " dealt to " + std::to_string(world.size()) +
+               (world.size() == 1 ? " process: " : " processes: ") +
+               std::to_string((slices.words() + (1u << kUnitWordsLog2) - 1) >> kUnitWordsLog2) + " units of " +
+               std::to_string(1u << kUnitWordsLog2) + " words, round-robin");
+    // The balance: the fewest and the most states of the layer one process expanded.
     bfs.on_layer = [](const MpiLayerReport& r) {
-      std::fprintf(stderr, "  depth %3d  %13llu states  %13llu total  %8.2f s  %10s exchanged in %llu rounds\n",
+      std::fprintf(stderr,
+                   "  depth %3d  %13llu states  %13llu total  %8.2f s  per process %llu..%llu  %10s exchanged in %llu "
+                   "rounds\n",
                    r.depth, static_cast<unsigned long long>(r.states), static_cast<unsigned long long>(r.total),
-                   r.seconds, bytes_text(r.exchanged).c_str(), static_cast<unsigned long long>(r.rounds));
+                   r.seconds, static_cast<unsigned long long>(r.fewest), static_cast<unsigned long long>(r.most),
+                   bytes_text(r.exchanged).c_str(), static_cast<unsigned long long>(r.rounds));
     };
   }
   auto last = std::chrono::steady_clock::now();
@@ -204,8 +204,9 @@ int build(World& world, const BuildOptions& o) {
   write_database(world, path, info, slices, fields->span());
   checkpoints.remove();
   if (world.root())
-    std::printf("built %s: %llu states, radius %d, 2 bits, %.2f s, %d processes\n", path.string().c_str(),
-                static_cast<unsigned long long>(ranker.size()), info.radius(), since(t0), world.size());
+    std::printf("built %s: %llu states, radius %d, 2 bits, %.2f s, %d process%s\n", path.string().c_str(),
+                static_cast<unsigned long long>(ranker.size()), info.radius(), since(t0), world.size(),
+                world.size() == 1 ? "" : "es");
   return kExitOk;
 }
 
@@ -218,18 +219,18 @@ int run(World& world, int argc, char** argv) {
   BuildOptions o;
   auto* build_cmd =
       app.add_subcommand("build", "Build the two-bit table of a goal (the file `tilespace build --bits 2` writes)");
-  build_cmd->add_option("--board", o.board, "Board as WxH (default: from --goal, else 3x3)");
-  auto* blank = build_cmd->add_option("--blank", o.blank, "The goal's blank cell, from 0 in row-major order (default: the last)")
-                    ->check(CLI::NonNegativeNumber);
-  auto* goal = build_cmd->add_option("--goal", o.goal, "Goal state; its blank cell picks the table (default: 1 2 ... N-1 0)");
-  blank->excludes(goal);
+  build_cmd->add_option("--board", o.board, "Board as WxH (default: from the goal, else 3x3)");
+  build_cmd->add_option("--goal", o.goal, "Goal state; its blank cell picks the table (default: 1 2 ... N-1 0)");
   build_cmd->add_option("--db", o.db, "Folder of the databases")->capture_default_str();
+  build_cmd->add_flag("--force", o.force, "Rebuild a file that exists (a valid file is otherwise kept: 'up to date')");
   build_cmd->add_flag("--resume", o.resume, "Continue from the processes' checkpoints in the database folder");
   build_cmd->add_option("--checkpoint-every", o.checkpoint_every,
                         "Save a checkpoint per process between layers at most every SECONDS (0: never)")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1e9));
-  build_cmd->add_flag("--progress", o.progress, "Report each layer on stderr (default: when stderr is a terminal)");
+  build_cmd->add_flag("--progress", o.progress,
+                      "Report each layer on stderr, with the fewest and the most states one process expanded "
+                      "(default: when stderr is a terminal)");
 
   try {
     app.parse(argc, argv);
