@@ -75,8 +75,8 @@ TwoBitResult bfs_two_bit(const Ranker& ranker, std::span<std::uint64_t> fields, 
     std::uint64_t* next = marks[(layer + 1) & 1].data();
     // A region of at least 2^20 ranks owns its words and mark words; smaller ones (tests) share them.
     const bool own = region_log2 >= 20;
-    auto t = driver.pass<detail::TwoBitTally>(touched.size(), 16, [&]<bool Shared>(std::uint64_t b, std::uint64_t e,
-                                                                                    detail::TwoBitTally& t) {
+    auto applied = driver.pass<detail::TwoBitTally>(touched.size(), 16, [&]<bool Shared>(std::uint64_t b, std::uint64_t e,
+                                                                                          detail::TwoBitTally& t) {
       auto go = [&]<bool Atomic>() {
         detail::NoRemote none;
         detail::TwoBitExpander<2, Atomic, detail::NoRemote> ex(T, fields.data(), {0, T.words}, layer, false, none);
@@ -91,7 +91,7 @@ TwoBitResult bfs_two_bit(const Ranker& ranker, std::span<std::uint64_t> fields, 
       }
     });
     for (auto& f : far) f.clear();
-    return t;
+    return applied;
   };
   const std::uint64_t grain = std::max<std::uint64_t>(1, std::min<std::uint64_t>(64, mark_words / 64 + 1));
   driver.execute([&] {
@@ -131,8 +131,9 @@ TwoBitResult bfs_two_bit(const Ranker& ranker, std::span<std::uint64_t> fields, 
       detail::TwoBitTally tally;
       for (std::uint64_t first_mw = 0; first_mw < mark_words; first_mw += round) {
         const std::uint64_t round_words = std::min(round, mark_words - first_mw);
-        auto t = driver.pass<detail::TwoBitTally>(round_words, grain, [&]<bool Shared>(std::uint64_t b, std::uint64_t e,
-                                                                                        detail::TwoBitTally& t) {
+        auto expanded = driver.pass<detail::TwoBitTally>(round_words, grain, [&]<bool Shared>(std::uint64_t b,
+                                                                                               std::uint64_t e,
+                                                                                               detail::TwoBitTally& t) {
           detail::with_width(T.G.w, [&](auto w) {
             detail::TwoBitExpander<decltype(w)::value, Shared, detail::NoRemote> ex(T, fields.data(), {0, T.words}, layer,
                                                                                   collect, none);
@@ -149,7 +150,7 @@ TwoBitResult bfs_two_bit(const Ranker& ranker, std::span<std::uint64_t> fields, 
             return 0;
           });
         });
-        tally.join(t);
+        tally.join(expanded);
         if (defer) {
           auto applied = apply_far(layer);
           tally.join(applied);
