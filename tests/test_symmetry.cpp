@@ -220,7 +220,7 @@ TEST_CASE("every symmetry keeps distances: d(s, g) = d(sigma s, sigma g) on 3x3 
   }
 }
 
-TEST_CASE("every 3x3 goal blank through its class (corner, edge, centre; diagonals too) equals its own table",
+TEST_CASE("every 3x3 goal blank through its class (corner, edge, centre, with the diagonals) equals its own table",
           "[symmetry][goals]") {
   check_every_goal_blank(Board(3, 3), 11, true);
 }
@@ -302,7 +302,7 @@ TEST_CASE("TableStore::goal: the cell's own table first, else its class's, else 
   CHECK(&again.table() == store.loaded(b, 5));
 }
 
-TEST_CASE("cli: build --all-goals --bits 2 builds one table per blank class; every goal is answered from them",
+TEST_CASE("cli: build --all-goals --bits 2 builds one table per blank class, and every goal is answered from them",
           "[symmetry][cli]") {
   testing::TempDir dir;
   const Board b(2, 5);
