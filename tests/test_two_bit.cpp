@@ -528,6 +528,8 @@ TEST_CASE("two-bit engine: deferred far targets leave the fields, histogram and 
   for (const auto& b : {Board(2, 2), Board(2, 3), Board(3, 2), Board(2, 4), Board(4, 2), Board(3, 3), Board(2, 5),
                         Board(5, 2)}) {
     for (int blank = 0; blank < b.cells(); ++blank) {
+      // 10-cell boards: a corner and an inner goal blank (their every blank is slow under ASan).
+      if (b.cells() == 10 && blank != 0 && blank != 4) continue;
       const Ranker ranker(b, blank);
       FieldArray plain(two_bit_words(ranker));
       TwoBitOptions none = threads_option(1);
