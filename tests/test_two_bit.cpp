@@ -524,7 +524,7 @@ TEST_CASE("two-bit engine: deferred far targets leave the fields, histogram and 
           "[two-bit][engine][threads]") {
   // Regions far smaller than the engine's (2^21 ranks) defer most vertical targets even on these
   // small boards; 2^20 on 2x5 gives two regions that own their words, applied with plain stores
-  // by two threads at once.
+  // by two threads at once. (Regions of a few ranks on the 10-cell boards cost minutes under TSan.)
   for (const auto& b : {Board(2, 2), Board(2, 3), Board(3, 2), Board(2, 4), Board(4, 2), Board(3, 3), Board(2, 5),
                         Board(5, 2)}) {
     for (int blank = 0; blank < b.cells(); ++blank) {
@@ -537,7 +537,7 @@ TEST_CASE("two-bit engine: deferred far targets leave the fields, histogram and 
       const TwoBitResult base = bfs_two_bit(ranker, plain.span(), none);
       CHECK(base.deferred_targets == 0);
       const bool big = b.cells() == 10;
-      for (int region : big ? std::vector<int>{4, 9, 20} : std::vector<int>{3, 7}) {
+      for (int region : big ? std::vector<int>{9, 20} : std::vector<int>{3, 7}) {
         for (int threads : {1, 2, 3}) {
           INFO("board " << b.name() << ", goal blank " << blank << ", region 2^" << region << ", threads " << threads);
           FieldArray fields(two_bit_words(ranker));
@@ -547,8 +547,8 @@ TEST_CASE("two-bit engine: deferred far targets leave the fields, histogram and 
           CHECK(r.histogram == base.histogram);
           CHECK(r.farthest == base.farthest);
           CHECK(r.vertical_targets == base.vertical_targets);
-          // Small regions defer most targets of the larger boards: the path under test was taken.
-          if (region < 8 && b.cells() >= 9) CHECK(r.deferred_targets * 2 > r.vertical_targets);
+          // Small regions defer at least half the targets of the larger boards: the path under test was taken.
+          if (region < 10 && b.cells() >= 9) CHECK(r.deferred_targets * 2 >= r.vertical_targets);
           CHECK(std::memcmp(fields.span().data(), plain.span().data(), plain.span().size_bytes()) == 0);
         }
       }
