@@ -171,7 +171,7 @@ bool stock_pdb(const Board& b) { return b.width() == b.height() && (b.width() ==
 }  // namespace
 
 std::string default_search(const Board& board) {
-  // Measured (README, "Performance"): on the 15-puzzle IDA* with 7-8 solves an instance in about
+  // Measured (docs/benchmarks.md): on the 15-puzzle IDA* with 7-8 solves an instance in about
   // 2 ms, faster than A*+IDA*'s A* phase costs; on the 24-puzzle A*+IDA* expands several times
   // fewer nodes and uses every core.
   return board.cells() > kMaxCells ? "aidastar" : "idastar";

@@ -139,7 +139,7 @@ std::uint64_t default_memory_limit() { return physical_memory() / 4 * 3; }
 
 // Measured on Korf & Felner's 24-puzzle instances 1, 5 and 38 (A* runs single-threaded at about
 // 0.6 M expansions a second, so its share must stay small): 256 MiB was the fastest of 128 MiB to
-// 2 GiB (README, Performance).
+// 2 GiB (docs/benchmarks.md).
 std::uint64_t default_hybrid_memory() { return std::min<std::uint64_t>(physical_memory() / 8, std::uint64_t{256} << 20); }
 
 // ---- the move automaton ----
