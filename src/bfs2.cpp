@@ -18,10 +18,11 @@ namespace tilespace {
 namespace {
 // Depths are listed in the database header (at most 480 values).
 constexpr int kMaxTwoBitDepth = 479;
-// Far targets are deferred when the fields are larger than this (bytes): on 3x4 (60 MB, much of it
-// within the caches' and the TLB's reach) deferring cost 17 % more CPU time than random updates;
-// over 6 GiB, bench/memory_limit.cpp applies bucketed updates 3-5 times as fast as random ones.
-constexpr std::uint64_t kDeferAbove = std::uint64_t{1} << 30;
+// Far targets are deferred only when TwoBitOptions::far_region_log2 asks for it. Measured whole
+// 2x7 builds: 1,333 s with deferral against 1,049-1,100 s without (the BFS, quiet machine; the same
+// layers 20 % slower), and 17 % more CPU on 3x4: the buckets cost more than the random updates they
+// replace, although bench/memory_limit.cpp applies bucketed updates 4.6 times as fast as random
+// ones (docs/scale.md).
 // Far targets a round defers at most (about; 4 bytes each, on all threads together).
 constexpr double kFarBudget = 16e6;
 }  // namespace
@@ -32,12 +33,7 @@ std::uint64_t two_bit_bytes(const Ranker& ranker) { return two_bit_words(ranker)
 std::uint64_t two_bit_build_bytes(const Ranker& ranker) {
   const std::uint64_t words = two_bit_words(ranker);
   std::uint64_t bytes = 8 * words + 2 * 8 * detail::mark_word_count(words) + 64 * 1024;  // fields, marks, rings
-  if (8 * words > kDeferAbove) {  // the far targets' buckets: a round's targets and a chunk a region and thread
-    const std::uint64_t regions = (ranker.size() >> detail::region_log2_for(ranker.size())) + 1;
-    const auto threads = static_cast<std::uint64_t>(std::max(1, tbb::info::default_concurrency()));
-    bytes += static_cast<std::uint64_t>(4 * kFarBudget) + regions * threads * (1024 + 16);
-  }
-  return bytes;
+  return bytes;  // (deferred far targets, when asked for, add their buckets: about 107 MB on 2x7)
 }
 
 TwoBitResult bfs_two_bit(const Ranker& ranker, std::span<std::uint64_t> fields, const TwoBitOptions& options,
@@ -59,10 +55,10 @@ TwoBitResult bfs_two_bit(const Ranker& ranker, std::span<std::uint64_t> fields, 
   std::vector<std::uint64_t> marks[2] = {std::vector<std::uint64_t>(mark_words), std::vector<std::uint64_t>(mark_words)};
   detail::LayerDriver driver(options.bfs.threads);
   TwoBitResult result;
-  // Far vertical targets are deferred (bfs2_kernel.hpp) on boards whose fields are larger than the
-  // caches; the tests set the region smaller to take this path on small boards.
-  const int region_log2 = options.far_region_log2 >= 0 ? options.far_region_log2 : detail::region_log2_for(ranker.size());
-  const bool defer = options.far_region_log2 > 0 || (options.far_region_log2 < 0 && T.words * 8 > kDeferAbove);
+  // Far vertical targets are deferred (bfs2_kernel.hpp) when the options ask for it (the tests, with
+  // small regions on small boards); off by default, measured slower (above).
+  const int region_log2 = options.far_region_log2 > 0 ? options.far_region_log2 : detail::region_log2_for(ranker.size());
+  const bool defer = options.far_region_log2 > 0;
   const std::uint64_t regions = (ranker.size() + (std::uint64_t{1} << region_log2) - 1) >> region_log2;
   tbb::enumerable_thread_specific<detail::FarTargets> far(
       [&] { return detail::FarTargets(defer ? regions : 0, region_log2); });

@@ -532,9 +532,7 @@ TEST_CASE("two-bit engine: deferred far targets leave the fields, histogram and 
       if (b.cells() == 10 && blank != 0 && blank != 4) continue;
       const Ranker ranker(b, blank);
       FieldArray plain(two_bit_words(ranker));
-      TwoBitOptions none = threads_option(1);
-      none.far_region_log2 = 0;
-      const TwoBitResult base = bfs_two_bit(ranker, plain.span(), none);
+      const TwoBitResult base = bfs_two_bit(ranker, plain.span(), threads_option(1));  // the default: none
       CHECK(base.deferred_targets == 0);
       const bool big = b.cells() == 10;
       for (int region : big ? std::vector<int>{9, 20} : std::vector<int>{3, 7}) {
@@ -1279,8 +1277,7 @@ TEST_CASE("cli: build --bits chooses the engine and refuses what does not apply 
   CHECK_FALSE(std::filesystem::exists(dir / "x"));
 
   // 4x4 in two bits needs its fields, ceil(16!/2 / 32) words, and the two bitmaps of one bit a
-  // block of 512 words (bfs.hpp), and less than 256 MiB besides (rings, and the buckets of
-  // deferred far targets): exit 4, naming them.
+  // block of 512 words (bfs.hpp), and less than 256 MiB besides (the rings): exit 4, naming them.
   const std::uint64_t states = published(Board(4, 4), "corner").states;
   const std::uint64_t words = (states + 31) / 32, marks = 2 * (((words + 511) / 512 + 63) / 64) * 8;
   const std::uint64_t need = DistanceTable::build_bytes(Board(4, 4), Engine::two_bit);

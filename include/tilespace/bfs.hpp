@@ -86,15 +86,15 @@ BfsResult bfs_distances(const Ranker& ranker, std::span<std::uint8_t> depth, con
 // on first touch) + two bitmaps of one bit per block of 512 words (16384 states; a layer visits
 // only the blocks marked for its parity): 2 * ceil(words / 512 / 64) * 8 bytes + per thread a
 // 32-entry prefetch ring and a group cursor (under 1 KiB) + in the last layers at most
-// kFarthestKept ranks (8 KB). 2x7: 10,897,286,400 + 2 * 332,560 bytes, and the buckets of far
-// targets (below), about 107 MB.
+// kFarthestKept ranks (8 KB). 2x7: 10,897,286,400 + 2 * 332,560 bytes.
 //
 // Far targets: a vertical move whose target lies more than 2^21 ranks from its source is a cache
-// and TLB miss (on 2x7, 0.57 of the 1.0 vertical moves a state: `tilespace_scale_estimate 7x2`). On
-// boards whose fields pass 1 GiB the engine defers those targets: each round of blocks appends them
-// to per-thread buckets, one a region of 2^21 ranks (512 KiB of fields), and then applies the
-// buckets region by region, each region by one thread while it is in cache (propagation
-// blocking). Rounds are sized from the layer's density to defer about 16 M targets each.
+// and TLB miss (on 2x7, 0.57 of the 1.0 vertical moves a state: `tilespace_scale_estimate 7x2`). The
+// engine can defer those targets (TwoBitOptions::far_region_log2): each round of blocks appends them
+// to per-thread buckets, one a region (2^21 ranks: 512 KiB of fields), and then applies the buckets
+// region by region, each region by one thread while it is in cache (propagation blocking; rounds
+// are sized from the layer's density to defer about 16 M targets each). It is off by default: a
+// whole 2x7 build took 1,333 s with it against 1,049-1,100 s without (docs/scale.md).
 //
 // Threads: oneTBB parallel_reduce over the marked blocks in one task_arena. Horizontal moves are
 // word-level shifts of the open fields; vertical moves a Lehmer-code delta from a group cursor,
@@ -106,9 +106,8 @@ inline constexpr std::size_t kFarthestKept = 1000;  // states at the radius a tw
 
 std::uint64_t two_bit_words(const Ranker& ranker);  // ceil(N!/2 / 32)
 std::uint64_t two_bit_bytes(const Ranker& ranker);  // two_bit_words * 8
-// Memory a two-bit search needs: the fields, the block bitmaps, per-thread buffers and, on boards
-// whose fields pass 1 GiB, the buckets of deferred far targets (about 64 MiB, plus 1 KiB a region
-// and thread; 2x7 on 2 threads: 107 MB).
+// Memory a two-bit search needs: the fields, the block bitmaps and per-thread buffers (without
+// deferred far targets, which are off unless TwoBitOptions asks for them).
 std::uint64_t two_bit_build_bytes(const Ranker& ranker);
 
 // The two bits of rank r.
@@ -151,8 +150,8 @@ struct TwoBitOptions {
   std::function<void(const TwoBitProgress&, std::span<const std::uint64_t> fields)> between_layers;
   // Vertical targets more than a region of 2^far_region_log2 ranks from their source are deferred
   // and applied region by region after each round of blocks (src/bfs2_kernel.hpp, FarTargets):
-  // -1 chooses (2^21 ranks, on boards whose fields are larger than the caches), 0 never defers,
-  // a positive value always defers with that region (the tests use small ones on small boards).
+  // 0 or -1 (the default) never defers: measured slower on 2x7 and 3x4 (src/bfs2.cpp); a positive
+  // value defers with that region (21: 512 KiB of fields; the tests use small ones on small boards).
   // The results are the same whatever it is.
   int far_region_log2 = -1;
 };
