@@ -1,5 +1,8 @@
 #include "tilespace/check.hpp"
 
+#include "tilespace/problem.hpp"
+#include "tilespace/query.hpp"
+
 #include <charconv>
 #include <cmath>
 
@@ -130,6 +133,41 @@ std::string seconds_text(double s) {
 }
 
 }  // namespace
+
+namespace {
+
+// One state field of a check line: the allocation-free forms first, the grammar for the rest.
+State parse_field(std::string_view field, const std::optional<Board>& board, InputError::About about) {
+  if (board)
+    if (auto s = parse_state_fast(field, *board)) return *s;
+  try {
+    return parse_state(field, board);
+  } catch (const InputError& e) {
+    throw InputError(about, e.detail);
+  }
+}
+
+}  // namespace
+
+CheckFields parse_check_line(std::string_view line, const std::optional<Board>& board,
+                             const std::optional<State>& default_goal) {
+  // START <TAB> GOAL <TAB> ANSWER; GOAL may be empty (the default goal).
+  const std::size_t t1 = line.find('\t');
+  const std::size_t t2 = t1 == std::string_view::npos ? t1 : line.find('\t', t1 + 1);
+  if (t2 == std::string_view::npos || line.find('\t', t2 + 1) != std::string_view::npos)
+    throw InputError("expected START<TAB>GOAL<TAB>ANSWER (three fields separated by tabs; GOAL may be empty)");
+  CheckFields f;
+  f.start_text = line.substr(0, t1);
+  f.answer_text = line.substr(t2 + 1);
+  while (!f.answer_text.empty() && f.answer_text.back() == ' ') f.answer_text.remove_suffix(1);
+  while (!f.answer_text.empty() && f.answer_text.front() == ' ') f.answer_text.remove_prefix(1);
+  f.start = parse_field(f.start_text, board, InputError::About::start);
+  const std::string_view goal_text = line.substr(t1 + 1, t2 - t1 - 1);
+  f.goal = blank_line(goal_text) ? (default_goal ? *default_goal : canonical_goal(f.start.board, f.start.cells() - 1))
+                                 : parse_field(goal_text, f.start.board, InputError::About::goal);
+  if (!(f.goal.board == f.start.board)) throw InputError("the start and the goal are on different boards");
+  return f;
+}
 
 Answer parse_answer(std::string_view field) {
   if (field == "unreachable") {

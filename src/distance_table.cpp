@@ -272,40 +272,23 @@ int DistanceTable::depth_of_rank(std::uint64_t r) const {
 
 std::vector<State> DistanceTable::descend(const State& start, const State& goal) const {
   const Labelling lab(goal);
-  auto d = distance(start, lab);
+  const auto d = distance(start, lab);
   if (!d) return {};
-  if (by_descent()) {  // the same choices as below: the first closer neighbour in U, D, L, R order
-    std::vector<State> path{start};
-    State s = start;
-    for (int left = *d; left > 0; --left) {
-      const std::uint64_t r = ranker_.rank(lab.sequence(s), s.blank);
-      const unsigned v = field(r);
-      const auto& nb = board().neighbours(s.blank);
-      bool stepped = false;
-      for (int i = 0; i < nb.count && !stepped; ++i) {
-        const State next = s.moved(nb.cell[i]);
-        if (closer(v, s.blank, ranker_.rank(lab.sequence(next), next.blank))) {
-          s = next;
-          path.push_back(s);
-          stepped = true;
-        }
-      }
-      if (!stepped) throw DataError("table is inconsistent: no neighbour one move closer to the goal");
-    }
-    if (!(s == goal)) throw DataError("table is inconsistent: the descent does not end at the goal");  // as below
-    return path;
-  }
+  // One move a step, to the first neighbour one move closer in U, D, L, R order: by the depths of a
+  // byte table, by the fields of a two-bit or one-bit one (closer()).
+  auto rank_of = [&](const State& s) { return ranker_.rank(lab.sequence(s), s.blank); };
   std::vector<State> path{start};
   State s = start;
-  while (*d > 0) {
+  for (int left = *d; left > 0; --left) {
+    const std::uint64_t r = rank_of(s);
+    const unsigned v = bits_ == 8 ? depths_[r] : field(r);
     const auto& nb = board().neighbours(s.blank);
     bool stepped = false;
     for (int i = 0; i < nb.count && !stepped; ++i) {
       const State next = s.moved(nb.cell[i]);
-      const auto dn = distance(next, lab);
-      if (dn && *dn == *d - 1) {
+      const std::uint64_t nr = rank_of(next);
+      if (bits_ == 8 ? depths_[nr] + 1u == v : closer(v, s.blank, nr)) {
         s = next;
-        d = dn;
         path.push_back(s);
         stepped = true;
       }

@@ -64,6 +64,13 @@ int TableStore::serving_cell(const Board& board, int goal_blank) const {
   return -1;
 }
 
+bool TableStore::at_hand(const Board& board, int goal_blank) const {
+  if (!table_can_exist(board)) return false;
+  if (serving_cell(board, goal_blank) >= 0) return true;  // its own, or its class's
+  return DistanceTable::estimate_build(board, options_.engine, options_.bfs.threads).seconds <=
+         options_.max_auto_build_seconds;
+}
+
 const GoalTable* TableStore::goal_loaded(const Board& board, int goal_blank) const noexcept {
   const auto it = goals_.find(key(board, goal_blank));
   if (it == goals_.end()) return nullptr;

@@ -36,6 +36,16 @@ std::string size_words(std::uint64_t bytes) {
 
 }  // namespace
 
+bool table_can_exist(const Board& board) {
+  if (!is_packed(board)) return false;
+  try {
+    DistanceTable::check_fits(board);
+    return true;
+  } catch (const ResourceError&) {
+    return false;
+  }
+}
+
 std::string build_command(const State& goal, const std::filesystem::path& dir, const std::string& extra) {
   const Board& b = goal.board;
   std::string cmd = "tilespace build --board " + b.name();

@@ -302,6 +302,39 @@ TEST_CASE("TableStore::goal: the cell's own table first, else its class's, else 
   CHECK(&again.table() == store.loaded(b, 5));
 }
 
+TEST_CASE("TableStore::at_hand: a table of the class on disk, or a build within the store limit, and nothing built",
+          "[symmetry]") {
+  testing::TempDir dir;
+  StoreOptions o;
+  o.dir = dir.path;
+  o.max_auto_build_seconds = 0;  // nothing is short enough to build on the fly
+  const Board b(5, 2);
+  {
+    TableStore store(o);
+    CHECK_FALSE(store.at_hand(b, 9));
+    store.build(b, 0);  // the corners' class: cells 0 4 5 9
+  }
+  TableStore store(o);
+  for (int cell = 0; cell < b.cells(); ++cell) {
+    INFO("goal blank " << cell);
+    CHECK(store.at_hand(b, cell) == (cell == 0 || cell == 4 || cell == 5 || cell == 9));
+  }
+  CHECK(files_in(dir.path) == std::set<std::string>{"5x2-0123456789.tsdb"});  // nothing built or loaded
+  CHECK(store.loaded(b, 0) == nullptr);
+  // Within the limit, a missing table is at hand (goal() builds it); boards without tables never are.
+  o.max_auto_build_seconds = 60;
+  TableStore quick(o);
+  CHECK(quick.at_hand(b, 1));
+  CHECK(quick.at_hand(Board(3, 3), 4));
+  CHECK_FALSE(quick.at_hand(Board(4, 4), 15));  // no table fits
+  CHECK_FALSE(quick.at_hand(Board(5, 5), 24));  // over 16 cells
+  CHECK_FALSE(quick.at_hand(Board(7, 2), 13));  // fits, but about 18 minutes to build
+  CHECK(files_in(dir.path).size() == 1);
+  CHECK(table_can_exist(Board(3, 4)));
+  CHECK_FALSE(table_can_exist(Board(4, 4)));
+  CHECK_FALSE(table_can_exist(Board(5, 5)));
+}
+
 TEST_CASE("cli: build --all-goals --bits 2 builds one table per blank class, and every goal is answered from them",
           "[symmetry][cli]") {
   testing::TempDir dir;

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Developer entry point: installs the build dependencies, builds into build/ and runs a task.
+# Developer entry point: installs what is missing, builds into build/ and runs a task.
 #
-#   tools/dev.sh demo   build, then build the 8-puzzle databases (every goal) and answer one query
-#   tools/dev.sh test   build, then run every test (ctest, including the viewer in headless
-#                       Chromium), then the sanitizers and fuzzers (tools/sanitize.sh: the tests
-#                       under ASan+UBSan, every fuzz target for 20 s, the parallel engines' tests
-#                       under TSan); exits non-zero if anything failed
+#   tools/dev.sh demo   the main job: installs what the command needs, builds only the command
+#                       (the `tilespace` target), builds the 8-puzzle databases (every goal) and
+#                       answers one query
+#   tools/dev.sh test   installs everything, builds every target (the tests, the MPI command, the
+#                       Python module, the man page), then runs every test (ctest, including the
+#                       viewer in headless Chromium), then the sanitizers and fuzzers
+#                       (tools/sanitize.sh: the tests under ASan+UBSan, every fuzz target for 20 s,
+#                       the parallel engines' tests under TSan); exits non-zero if anything failed
 #
 # Works from any directory; everything happens in the repository root.
 set -euo pipefail
@@ -24,14 +27,16 @@ esac
 
 cd -P -- "$(dirname -- "${BASH_SOURCE[0]}")/.."
 
-# Debian packages the build needs (the Python module: pybind11 and NumPy for Debian's python3; the
-# man page: help2man); the tests also run pytest, drive the viewer in Debian's headless Chromium,
-# and build the fuzz targets with clang and libFuzzer (tools/fuzz.sh).
-packages=(g++ cmake make pkg-config libtbb-dev libxxhash-dev catch2 libcli11-dev nlohmann-json3-dev
-          libcpp-httplib-dev libboost-dev zlib1g-dev libopenmpi-dev openmpi-bin
-          python3-dev pybind11-dev python3-pybind11 python3-numpy help2man)
-[[ $task == test ]] && packages+=(python3-pytest chromium clang libfuzzer-14-dev)
-# Node.js and npm install the viewer's npm packages (d3, playwright-core); any Node.js >= 18 will do.
+# Debian packages. The command needs a compiler, CMake, oneTBB, xxHash, CLI11, nlohmann-json,
+# Boost (Beast and Asio: the server) and zlib; Node.js and npm install the viewer's npm packages
+# (d3, embedded into the command; any Node.js >= 18 will do). The test command adds Catch2 and
+# cpp-httplib (the tests and their HTTP client), Open MPI (tilespace-mpi), pybind11 and NumPy for
+# Debian's python3 (the Python module), help2man (the man page), pytest, Debian's headless
+# Chromium (the viewer's tests), and clang with libFuzzer (tools/sanitize.sh, tools/fuzz.sh).
+packages=(g++ cmake make pkg-config libtbb-dev libxxhash-dev libcli11-dev nlohmann-json3-dev libboost-dev zlib1g-dev)
+[[ $task == test ]] && packages+=(catch2 libcpp-httplib-dev libopenmpi-dev openmpi-bin python3-dev pybind11-dev
+                                  python3-pybind11 python3-numpy help2man python3-pytest chromium clang
+                                  libfuzzer-14-dev)
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 
 install_missing() {
@@ -66,8 +71,14 @@ build() {
      [[ tools/viewer/package-lock.json -nt tools/viewer/node_modules/.package-lock.json ]]; then
     (cd tools/viewer && npm ci --no-audit --no-fund)
   fi
-  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
-  cmake --build build -j"$(nproc)"
+  if [[ $task == demo ]]; then
+    # The command alone: no tests, MPI command or Python module (test turns them back on).
+    cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DTILESPACE_TESTS=OFF -DTILESPACE_MPI=OFF -DTILESPACE_PYTHON=OFF
+    cmake --build build -j"$(nproc)" --target tilespace_cli
+  else
+    cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DTILESPACE_TESTS=ON -DTILESPACE_MPI=ON -DTILESPACE_PYTHON=ON
+    cmake --build build -j"$(nproc)"
+  fi
 }
 
 run() {

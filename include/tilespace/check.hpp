@@ -17,6 +17,7 @@
 #include <climits>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -47,6 +48,19 @@ inline constexpr int kMaxAnswerLength = 100000;
 // "answer: 'X' (character 4) is not a move: expected moves (U, D, L, R), a length or 'unreachable'".
 // No trimming: the caller splits the line and strips its end of line.
 Answer parse_answer(std::string_view field);
+
+// One line of a check file: `START<TAB>GOAL<TAB>ANSWER`, the line without its end of line.
+struct CheckFields {
+  std::string_view start_text;   // the START field as written (the JUnit class name)
+  State start, goal;             // parsed; an empty GOAL is `default_goal`, else the canonical goal
+  std::string_view answer_text;  // the ANSWER field without surrounding spaces (parse_answer's input)
+};
+// Splits a line into its three tab-separated fields and reads the states: on `board` when given
+// (the allocation-free forms of query.hpp first, then the grammar of problem.hpp), the goal on the
+// start's board. Throws InputError in one line: the fields' count, or the state naming its field
+// (`start: ...`, `goal: ...`), or start and goal on different boards. The answer is not parsed.
+CheckFields parse_check_line(std::string_view line, const std::optional<Board>& board,
+                             const std::optional<State>& default_goal);
 
 enum class Verdict : std::uint8_t {
   ok,                   // optimal path or length, or rightly 'unreachable'

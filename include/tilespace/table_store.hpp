@@ -37,6 +37,10 @@ struct StoreOptions {
   double max_auto_build_seconds = 60;
 };
 
+// Whether a distance table of `board` can exist on this machine: the board has at most 16 cells
+// (state.hpp's packed states) and a build of its table fits in memory (DistanceTable::check_fits).
+bool table_can_exist(const Board& board);
+
 // The `tilespace build` command that builds a database of `goal`'s board into `dir`, exactly as a
 // user types it: --board, --goal unless `goal` is the default goal (tiles 1..N-1, the blank last),
 // `extra` (e.g. "--pdb 7-8"), --db unless `dir` is "out". Words a shell would split are quoted.
@@ -58,6 +62,9 @@ class TableStore {
  public:
   explicit TableStore(StoreOptions options);
 
+  // The folder of the database files (StoreOptions::dir).
+  const std::filesystem::path& dir() const noexcept { return options_.dir; }
+
   std::filesystem::path path_for(const Board& board, int goal_blank) const;
   // The checkpoint of a two-bit build of that table (database.hpp: <table>.ckpt).
   std::filesystem::path checkpoint_for(const Board& board, int goal_blank) const;
@@ -73,6 +80,11 @@ class TableStore {
   // every chunk of a two-bit table verifies (on `threads` threads; 0: all cores), and it is of the
   // engine asked for (`bits` 2 or 8; 0: either). DataError naming the file if it exists but is bad.
   bool up_to_date(const Board& board, int goal_blank, int bits, int threads = 0);
+  // The one rule for "is an exact table at hand" (solve's planner, check's oracle, the lab, the
+  // server, Python): a table of the board can exist (table_can_exist), and one of the goal blank's
+  // class is in memory or on disk (serving_cell), or its build is estimated within
+  // max_auto_build_seconds on the options' threads. Nothing is loaded or built: goal() then gives it.
+  bool at_hand(const Board& board, int goal_blank) const;
   // The table if it is already in memory (nothing is loaded or built), else null.
   const DistanceTable* loaded(const Board& board, int goal_blank) const noexcept;
 

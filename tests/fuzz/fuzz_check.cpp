@@ -1,6 +1,5 @@
-// Fuzz target: check files, `START<TAB>GOAL<TAB>ANSWER` a line (check.hpp): the fields split as
-// `tilespace check` splits them (tools/cli/check.cpp), the states through the fast path and the
-// grammar, parse_answer, check_answer with an exact oracle, describe, CheckSummary and junit_xml.
+// Fuzz target: check files, `START<TAB>GOAL<TAB>ANSWER` a line (check.hpp): parse_check_line (the
+// fields and states, as `tilespace check` reads them), parse_answer, check_answer with an exact oracle, describe, CheckSummary and junit_xml.
 //
 // Input: byte 0 chooses the --board option (support.hpp's board_from_byte), byte 1 the --goal
 // option (bit 7: a default goal with the blank on cell byte 1 % N of that board) and the oracle
@@ -38,16 +37,8 @@ const DistanceTable* table_for(const Board& b, int blank) {
   return t.get();
 }
 
-// As tools/cli/check.cpp reads a state field: the fast path on a given board, else the grammar.
-State parse_field(std::string_view field, const std::optional<Board>& board, InputError::About about) {
-  if (board)
-    if (auto s = parse_state_fast(field, *board)) return *s;
-  try {
-    return parse_state(field, board);
-  } catch (const InputError& e) {
-    throw InputError(about, e.detail);
-  }
-}
+// The text before the line's first tab.
+std::string_view start_of(std::string_view line) { return line.substr(0, line.find('\t')); }
 
 char inverse(char m) {
   switch (m) {
@@ -165,21 +156,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     JUnitCase jc;
     jc.name = "line " + std::to_string(no);
     try {
-      const std::size_t t1 = line.find('\t');
-      const std::size_t t2 = t1 == std::string_view::npos ? t1 : line.find('\t', t1 + 1);
-      if (t2 == std::string_view::npos || line.find('\t', t2 + 1) != std::string_view::npos)
-        throw InputError("expected START<TAB>GOAL<TAB>ANSWER");
-      jc.classname = std::string(line.substr(0, t1));
-      std::string_view answer_text = line.substr(t2 + 1);
-      while (!answer_text.empty() && answer_text.back() == ' ') answer_text.remove_suffix(1);
-      while (!answer_text.empty() && answer_text.front() == ' ') answer_text.remove_prefix(1);
-      const State start = parse_field(line.substr(0, t1), board, InputError::About::start);
-      const std::string_view goal_text = line.substr(t1 + 1, t2 - t1 - 1);
-      const State goal = blank_line(goal_text) ? (default_goal ? *default_goal : canonical_goal(start.board, start.cells() - 1))
-                                               : parse_field(goal_text, start.board, InputError::About::goal);
+      jc.classname = std::string(start_of(line));  // whatever bytes it holds, before parsing can fail
+      const CheckFields fields = parse_check_line(line, board, default_goal);
+      const std::string_view answer_text = fields.answer_text;
+      const State& start = fields.start;
+      const State& goal = fields.goal;
       fuzz::check(fuzz::valid_state(start) && fuzz::valid_state(goal), "an invalid state");
       if (board) fuzz::check(start.board == *board, "a start on another board than --board");
-      if (!(goal.board == start.board)) throw InputError("the start and the goal are on different boards");
+      fuzz::check(goal.board == start.board, "parse_check_line: start and goal on different boards");
+      fuzz::check(fields.start_text == start_of(line), "parse_check_line: not the start field");
       const Answer answer = parse_answer(answer_text);
 
       // The answer as parsed.

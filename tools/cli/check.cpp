@@ -32,17 +32,6 @@ using nlohmann::json;
 
 namespace {
 
-// One state field of a check line: the allocation-free forms first, the grammar for the rest.
-State parse_field(std::string_view field, const std::optional<Board>& board, InputError::About about) {
-  if (board)
-    if (auto s = parse_state_fast(field, *board)) return *s;
-  try {
-    return parse_state(field, board);
-  } catch (const InputError& e) {
-    throw InputError(about, e.detail);
-  }
-}
-
 // The optimum of a pair: from the exact table where the board has one, else proven by the
 // board's default search with pattern databases (planned and prepared as `tilespace solve` does)
 // within --max-seconds per line.
@@ -63,15 +52,8 @@ class Oracle {
   const GoalTable* table(const State& goal) {
     const std::string key = goal.board.name() + "/" + std::to_string(goal.blank);
     if (const auto it = tables_by_goal_.find(key); it != tables_by_goal_.end()) return it->second;
-    const GoalTable* t = nullptr;
-    if (is_packed(goal.board)) {
-      try {
-        DistanceTable::check_fits(goal.board);
-        t = &sources_.tables().goal(goal.board, goal.blank);
-      } catch (const ResourceError&) {
-        t = nullptr;  // no table can exist here (4x4): pattern databases
-      }
-    }
+    // Where no table can exist (4x4): pattern databases.
+    const GoalTable* t = table_can_exist(goal.board) ? &sources_.tables().goal(goal.board, goal.blank) : nullptr;
     tables_by_goal_[key] = t;
     return t;
   }
@@ -122,21 +104,10 @@ CheckRun run_check(Common& c, const InputText& input, double max_seconds, Keep k
     std::optional<InputError> error;
     const auto line_t0 = std::chrono::steady_clock::now();
     try {
-      // START <TAB> GOAL <TAB> ANSWER; GOAL may be empty (the default goal).
-      const std::size_t t1 = line.find('\t');
-      const std::size_t t2 = t1 == std::string_view::npos ? t1 : line.find('\t', t1 + 1);
-      if (t2 == std::string_view::npos || line.find('\t', t2 + 1) != std::string_view::npos)
-        throw InputError("expected START<TAB>GOAL<TAB>ANSWER (three fields separated by tabs; GOAL may be empty)");
-      std::string_view answer_text = line.substr(t2 + 1);
-      while (!answer_text.empty() && answer_text.back() == ' ') answer_text.remove_suffix(1);
-      while (!answer_text.empty() && answer_text.front() == ' ') answer_text.remove_prefix(1);
-      const State start = parse_field(line.substr(0, t1), board, InputError::About::start);
-      const std::string_view goal_text = line.substr(t1 + 1, t2 - t1 - 1);
-      goal = blank_line(goal_text) ? (default_goal ? *default_goal : canonical_goal(start.board, start.cells() - 1))
-                                      : parse_field(goal_text, start.board, InputError::About::goal);
-      if (!(goal.board == start.board)) throw InputError("the start and the goal are on different boards");
-      const Answer answer = parse_answer(answer_text);
-      verdict = check_answer(start, goal, answer, oracle);
+      const CheckFields fields = parse_check_line(line, board, default_goal);
+      goal = fields.goal;
+      const Answer answer = parse_answer(fields.answer_text);
+      verdict = check_answer(fields.start, goal, answer, oracle);
       cl.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - line_t0).count();
       cl.verdict = verdict.verdict;
       cl.answered = verdict.answered;

@@ -63,16 +63,19 @@ std::function<void(const LayerReport&)> layer_progress(const Common& c, const ch
 
 void note_on_stderr(const std::string& s) { std::fprintf(stderr, "tilespace: %s\n", s.c_str()); }
 
-StoreOptions store_options(const Common& c) {
+StoreOptions store_options(const Common& c, double max_auto_build_seconds) {
   StoreOptions o;
   o.dir = c.db;
+  o.max_auto_build_seconds = max_auto_build_seconds;
   o.bfs.threads = c.threads;
   o.bfs.on_layer = layer_progress(c, "depth", "states");
   o.note = note_on_stderr;
   return o;
 }
 
-TableStore make_store(const Common& c) { return TableStore(store_options(c)); }
+TableStore make_store(const Common& c, double max_auto_build_seconds) {
+  return TableStore(store_options(c, max_auto_build_seconds));
+}
 
 Problem read_problem(const Common& c, const std::optional<std::string>& start_arg) {
   ProblemText text{c.board, std::nullopt, c.goal, c.blank};

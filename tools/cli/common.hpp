@@ -58,8 +58,9 @@ std::optional<Board> board_option(const Common& c);
 std::function<void(const LayerReport&)> layer_progress(const Common& c, const char* layer, const char* items);
 // "tilespace: <s>" on stderr: the notices of the database stores.
 void note_on_stderr(const std::string& s);
-StoreOptions store_options(const Common& c);
-TableStore make_store(const Common& c);
+// `max_auto_build_seconds`: the longest build a store starts on its own (StoreOptions).
+StoreOptions store_options(const Common& c, double max_auto_build_seconds = StoreOptions{}.max_auto_build_seconds);
+TableStore make_store(const Common& c, double max_auto_build_seconds = StoreOptions{}.max_auto_build_seconds);
 
 // The problem of a command (problem.hpp): --board, --goal, --blank and, when `start_arg` is given,
 // START: a state, a file holding the start (and the goal), or "-" for standard input.

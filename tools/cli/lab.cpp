@@ -165,13 +165,7 @@ int cmd_compare(Common& c, const std::optional<std::string>& start_arg, const La
   for (const auto& [st, gl] : instances) {
     std::optional<int> opt;
     const GoalTable* table = nullptr;
-    bool has_table = is_packed(st.board);
-    try {
-      if (has_table) DistanceTable::check_fits(st.board);
-    } catch (const ResourceError&) {
-      has_table = false;
-    }
-    if (has_table && solvable(st, gl)) {
+    if (table_can_exist(st.board) && solvable(st, gl)) {
       table = &store.goal(gl.board, gl.blank);
       opt = table->distance(st, gl);
     }

@@ -19,22 +19,10 @@ namespace tilespace::cli {
 
 using nlohmann::json;
 
-namespace {
-
-constexpr int kBuildOnDemandCells = 10;  // tables of boards this small are built when first asked for
-
-}  // namespace
-
 const GoalTable* Service::table(const Board& b, int blank) {
   std::lock_guard lock(store_mu_);
   if (const GoalTable* t = store_.goal_loaded(b, blank)) return t;
-  if (!is_packed(b)) return nullptr;
-  try {
-    DistanceTable::check_fits(b);
-  } catch (const ResourceError&) {
-    return nullptr;
-  }
-  if (b.cells() > kBuildOnDemandCells && store_.serving_cell(b, blank) < 0) return nullptr;
+  if (!store_.at_hand(b, blank)) return nullptr;
   return &store_.goal(b, blank);
 }
 
@@ -50,8 +38,7 @@ const GoalTable& Service::need_table(const State& goal) {
   }
   throw HttpError(404, "board",
                   "no distance table for " + goal.board.name() + " with this goal" +
-                      (is_packed(goal.board) ? "; build it with: tilespace build --board " + goal.board.name() +
-                                                   " --goal '" + goal.to_string() + "'"
+                      (is_packed(goal.board) ? "; build it with: " + build_command(goal, store_.dir())
                                              : " (boards over 16 cells have none)"));
 }
 
@@ -115,7 +102,8 @@ std::string Service::batch(const HttpRequest& req, HttpFields& headers) {
     if (const GoalTable* t = table(b, blank)) return *t;
     throw HttpError(404, "goal",
                     "no distance table for " + b.name() + " with the blank on cell " + std::to_string(blank) +
-                        "; build them all with: tilespace build --board " + b.name() + " --all-goals");
+                        "; build them all with: " +
+                        build_command(canonical_goal(b, b.cells() - 1), store_.dir(), "--all-goals"));
   };
   std::string out;
   out.reserve(req.body.size() / 4);

@@ -26,11 +26,15 @@ namespace tilespace::cli {
 
 class Service {
  public:
+  // The longest table build a request starts (TableStore::at_hand): the boards of up to 10 cells
+  // (a fraction of a second); a larger table is used once `tilespace build` has made it.
+  static constexpr double kServeBuildSeconds = 2;
+
   Service(const Common& c, const ServeFlags& f)
       : flags_(f),
         common_(c),
         sources_(common_),
-        store_(make_store(c)),
+        store_(make_store(c, kServeBuildSeconds)),
         max_solves_(f.max_solves > 0 ? f.max_solves : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))),
         solves_(max_solves_),
         max_bytes_(search::parse_bytes("max-memory", f.max_memory)) {}

@@ -88,25 +88,11 @@ int report_solve(const Common& c, const Problem& p, const SolveFlags& f, const s
   return solve_exit(r);
 }
 
-// Whether the exact table of the goal can be had at once: its file or one of its blank class is
-// there, or it fits and builds within the stores' one minute (a 2x7 table is used once built,
-// never built on the fly).
-bool table_at_hand(const Common& c, const State& goal) {
-  if (!is_packed(goal.board)) return false;
-  try {
-    DistanceTable::check_fits(goal.board);
-  } catch (const ResourceError&) {
-    return false;
-  }
-  if (make_store(c).serving_cell(goal.board, goal.blank) >= 0) return true;  // its own or its class's
-  return DistanceTable::estimate_build(goal.board, Engine::automatic, c.threads).seconds <= StoreOptions{}.max_auto_build_seconds;
-}
-
 // The planning context of the command line: no ceilings, 3/4 of memory by default.
 search::PlanContext plan_context(const Common& c, const State& goal) {
   search::PlanContext ctx;
   ctx.board = goal.board;
-  ctx.table_available = table_at_hand(c, goal);
+  ctx.table_available = make_store(c).at_hand(goal.board, goal.blank);  // a 2x7 table once built
   ctx.default_max_bytes = default_memory_limit();
   ctx.default_hybrid_bytes = default_hybrid_memory();
   return ctx;

@@ -89,16 +89,6 @@ int build_pdb(const Common& c, const BuildFlags& f, const State& goal) {
   return kExitOk;
 }
 
-bool table_fits(const Board& b) {
-  if (!is_packed(b)) return false;
-  try {
-    DistanceTable::check_fits(b);
-    return true;
-  } catch (const ResourceError&) {
-    return false;
-  }
-}
-
 // 4x4 and 5x5 with the goal's blank in a corner (pdb/pattern.hpp).
 bool has_stock_partition(const State& goal) {
   for (const char* name : {"7-8", "6-6-6-6"}) {
@@ -222,7 +212,7 @@ int cmd_build(Common& c, const BuildFlags& f) {
   Problem p = read_problem(c, std::nullopt);
   if (!f.pdb.empty()) return build_pdb(c, f, p.goal);
   const Board& b = p.goal.board;
-  if (!table_fits(b) && has_stock_partition(p.goal) && !f.bits && !f.checkpoint_given && !f.resume && !f.all_goals)
+  if (!table_can_exist(b) && has_stock_partition(p.goal) && !f.bits && !f.checkpoint_given && !f.resume && !f.all_goals)
     return build_search(c, f, p.goal);
   const Engine engine = DistanceTable::choose_engine(b, static_cast<Engine>(f.bits));
   if (engine == Engine::byte && (f.resume || f.checkpoint_given))

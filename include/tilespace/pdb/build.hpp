@@ -33,10 +33,9 @@
 
 namespace tilespace::pdb {
 
-struct BuildOptions {
-  int threads = 0;                                   // 0: all cores
-  std::function<void(const LayerReport&)> on_layer;  // after each cost layer, from the calling thread
-};
+// The layered engines' one options struct (bfs.hpp): threads (0: all cores) and `on_layer`, here
+// called after each cost layer, from the calling thread.
+using BuildOptions = BfsOptions;
 
 struct BuildEstimate {
   std::uint64_t entries = 0;  // placements: n!/(n-k)!
