@@ -19,8 +19,8 @@ namespace {
 // Depths are listed in the database header (at most 480 values).
 constexpr int kMaxTwoBitDepth = 479;
 // Far targets are deferred only when TwoBitOptions::far_region_log2 asks for it. Measured whole
-// 2x7 builds: 1,333 s with deferral against 1,049-1,100 s without (the BFS, quiet machine; the same
-// layers 20 % slower), and 17 % more CPU on 3x4: the buckets cost more than the random updates they
+// 2x7 builds: the BFS took 1,333 s with deferral against 1,028-1,033 s without (quiet machine, one
+// session), and 17 % more CPU on 3x4: the buckets cost more than the random updates they
 // replace, although bench/memory_limit.cpp applies bucketed updates 4.6 times as fast as random
 // ones (docs/scale.md).
 // Far targets a round defers at most (about; 4 bytes each, on all threads together).
@@ -32,8 +32,9 @@ std::uint64_t two_bit_bytes(const Ranker& ranker) { return two_bit_words(ranker)
 
 std::uint64_t two_bit_build_bytes(const Ranker& ranker) {
   const std::uint64_t words = two_bit_words(ranker);
-  std::uint64_t bytes = 8 * words + 2 * 8 * detail::mark_word_count(words) + 64 * 1024;  // fields, marks, rings
-  return bytes;  // (deferred far targets, when asked for, add their buckets: about 107 MB on 2x7)
+  // The fields, the two bitmaps of marks and the rings (deferred far targets, when asked for, add
+  // their buckets: about 107 MB on 2x7).
+  return 8 * words + 2 * 8 * detail::mark_word_count(words) + 64 * 1024;
 }
 
 TwoBitResult bfs_two_bit(const Ranker& ranker, std::span<std::uint64_t> fields, const TwoBitOptions& options,

@@ -94,7 +94,7 @@ BfsResult bfs_distances(const Ranker& ranker, std::span<std::uint8_t> depth, con
 // to per-thread buckets, one a region (2^21 ranks: 512 KiB of fields), and then applies the buckets
 // region by region, each region by one thread while it is in cache (propagation blocking; rounds
 // are sized from the layer's density to defer about 16 M targets each). It is off by default: a
-// whole 2x7 build took 1,333 s with it against 1,049-1,100 s without (docs/scale.md).
+// whole 2x7 BFS took 1,333 s with it against 1,028-1,033 s without (docs/scale.md).
 //
 // Threads: oneTBB parallel_reduce over the marked blocks in one task_arena. Horizontal moves are
 // word-level shifts of the open fields; vertical moves a Lehmer-code delta from a group cursor,

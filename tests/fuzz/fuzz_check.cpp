@@ -1,5 +1,6 @@
 // Fuzz target: check files, `START<TAB>GOAL<TAB>ANSWER` a line (check.hpp): parse_check_line (the
-// fields and states, as `tilespace check` reads them), parse_answer, check_answer with an exact oracle, describe, CheckSummary and junit_xml.
+// fields and states, as `tilespace check` reads them), parse_answer, check_answer with an exact
+// oracle, describe, CheckSummary and junit_xml.
 //
 // Input: byte 0 chooses the --board option (support.hpp's board_from_byte), byte 1 the --goal
 // option (bit 7: a default goal with the blank on cell byte 1 % N of that board) and the oracle
