@@ -35,7 +35,7 @@ int main(int argc, char** argv) {
   const mpi::Slices deals[] = {{words, 2}, {words, 8}, {words, 16}, {words, 64}, {words, 256}};
   std::uint64_t moves = 0, remote[5] = {};
   // The threaded engine's accesses: vertical moves, and of those the ones more than a region
-  // (2^21 ranks, bfs2_kernel.hpp's kRegionLog2) from their source, which it defers.
+  // (2^21 ranks, engine/two_bit_kernel.hpp's kRegionLog2) from their source, which it defers.
   std::uint64_t vertical = 0, far = 0;
   std::mt19937_64 rng(2026);
   for (long i = 0; i < samples; ++i) {

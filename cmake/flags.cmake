@@ -31,7 +31,7 @@ endif()
 # (half the time of -O1). A sanitizer build (TILESPACE_SANITIZE or TILESPACE_FUZZ) is for finding
 # faults, not for speed: the rest at -O1 with line tables only (stack traces name file and line),
 # which compiles in well under half the time of -O3 -g with the sanitizers' instrumentation
-# (src/search.cpp: 165 s against over 200 s with clang). These come after CMAKE_CXX_FLAGS_<CONFIG>
+# (src/search/solve.cpp: 165 s against over 200 s with clang). These come after CMAKE_CXX_FLAGS_<CONFIG>
 # on the command line, so they win.
 set(TILESPACE_SANITIZED OFF)
 if(TILESPACE_SANITIZE OR TILESPACE_FUZZ)

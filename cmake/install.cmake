@@ -12,7 +12,8 @@ install(TARGETS tilespace_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 if(TARGET tilespace_mpi)
   install(TARGETS tilespace_mpi RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
-install(DIRECTORY include/tilespace DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.hpp")
+install(DIRECTORY include/tilespace DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.hpp"
+        PATTERN "engine" EXCLUDE)  # the engines' shared parts (library and tilespace-mpi): not an API
 install(FILES ${PROJECT_BINARY_DIR}/include/tilespace/version.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tilespace)
 
 install(EXPORT tilespaceTargets NAMESPACE tilespace:: DESTINATION ${TILESPACE_CMAKE_DIR})

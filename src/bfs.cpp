@@ -1,5 +1,5 @@
 // The byte engine (bfs.hpp): Expander, one layer's expansion over a block of groups, and the
-// layer loop around it. The loop is detail::LayerDriver's (bfs_kernel.hpp), shared with the two-bit
+// layer loop around it. The loop is detail::LayerDriver's (engine/layer_kernel.hpp), shared with the two-bit
 // engine and the pattern-database builder: one oneTBB arena for the whole search, one pass a layer
 // (a parallel_reduce over blocks of groups, or of bitmap words on small boards; with one thread a
 // direct call of the unshared instantiation), and the per-layer report with the layer's time and
@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "tilespace/errors.hpp"
-#include "bfs_kernel.hpp"
+#include "tilespace/engine/layer_kernel.hpp"
 
 namespace tilespace {
 namespace {

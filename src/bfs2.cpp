@@ -1,4 +1,4 @@
-// The threaded two-bit engine (bfs.hpp): the layer loop around TwoBitExpander (bfs2_kernel.hpp).
+// The threaded two-bit engine (bfs.hpp): the layer loop around TwoBitExpander (engine/two_bit_kernel.hpp).
 
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "bfs2_kernel.hpp"
+#include "tilespace/engine/two_bit_kernel.hpp"
 #include "tilespace/bfs.hpp"
 #include "tilespace/errors.hpp"
 
@@ -51,12 +51,12 @@ TwoBitResult bfs_two_bit(const Ranker& ranker, std::span<std::uint64_t> fields, 
   std::uint64_t total = 0;
   for (auto h : p.histogram) total += h;
 
-  // marks[i]: one bit a block holding open fields of parity i (bfs2_kernel.hpp).
+  // marks[i]: one bit a block holding open fields of parity i (engine/two_bit_kernel.hpp).
   const std::uint64_t mark_words = detail::mark_word_count(T.words);
   std::vector<std::uint64_t> marks[2] = {std::vector<std::uint64_t>(mark_words), std::vector<std::uint64_t>(mark_words)};
   detail::LayerDriver driver(options.bfs.threads);
   TwoBitResult result;
-  // Far vertical targets are deferred (bfs2_kernel.hpp) when the options ask for it (the tests, with
+  // Far vertical targets are deferred (engine/two_bit_kernel.hpp) when the options ask for it (the tests, with
   // small regions on small boards); off by default, measured slower (above).
   const int region_log2 = options.far_region_log2 > 0 ? options.far_region_log2 : detail::region_log2_for(ranker.size());
   const bool defer = options.far_region_log2 > 0;

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "bfs2_kernel.hpp"
+#include "tilespace/engine/two_bit_kernel.hpp"
 #include "tilespace/database.hpp"
 #include "tilespace/errors.hpp"
 

@@ -11,9 +11,10 @@
 #include <string>
 
 #include "cli/commands.hpp"
-#include "cli/common.hpp"
+#include "cli/terminal.hpp"
 #include "cli/completion.hpp"
 #include "cli/messages.hpp"
+#include "server/serve.hpp"
 #include "tilespace/errors.hpp"
 #include "tilespace/search/automaton.hpp"
 #include "tilespace/search/registry.hpp"
@@ -116,24 +117,20 @@ int main(int argc, char** argv) {
        search::algorithm_names() +
            " (default: table where the exact table is at hand — built, or under a minute to build — else idastar; "
            "aidastar on boards over 16 cells)");
-  text("--heuristic", rq.heuristic,
-       "For greedy, astar, wastar, idastar, aidastar: " + search::heuristic_names() +
-           " (default pdb on 4x4 and 5x5, else manhattan)");
-  text("--automaton", rq.automaton,
-       "idastar, aidastar: on (default) prunes the move strings the move automaton rejects (the deepest one in --db, "
-       "see build --automaton); off: only never undo the last move");
-  text("--pattern", rq.pattern,
-       "Pattern-database partition: a stock name or tiles, e.g. 1,2,3,4,5,6,7/8,9,10,11,12,13,14,15");
+  // Every option of a solve request, from the registry (search/registry.hpp); the flag --trace
+  // takes the file to write here.
+  for (int i = 0; i < search::kOptions; ++i) {
+    const auto o = static_cast<search::Option>(i);
+    const std::string name = "--" + std::string(search::option_name(o));
+    if (std::optional<std::string>* field = rq.text(o)) {
+      text(name.c_str(), *field, search::option_help(o));
+    } else {
+      solve->add_option(name, sf.trace, search::option_help(o));
+    }
+  }
   solve->add_option("--batch", sf.batch,
                     "Solve every 'START [GOAL] [<TAB>expected length]' line of FILE ('-' for stdin) in parallel over "
                     "--threads; one JSON line each, in order");
-  text("--weight", rq.weight, "wastar: f = g + weight*h, from 1 to 100 (default 2)");
-  text("--depth-limit", rq.depth_limit, "dfs: the depth limit; iddfs: the largest limit, 0 to 1000 (default 50; exit 4 when reached)");
-  text("--max-nodes", rq.max_nodes, "Stop after this many expansions (at least 1; exit 4)");
-  text("--max-seconds", rq.max_seconds, "Stop after this many seconds (above 0; exit 4)");
-  text("--max-memory", rq.max_memory,
-       "Stop when search structures exceed this, e.g. 512M (default 3/4 of memory; exit 4); aidastar: the memory of its "
-       "A* phase (default 256 MiB)");
   solve->add_option("--result", sf.result,
                     "Write every board from start to goal to this file (or why there is none), e.g. result.txt");
   solve->add_flag("--animate", sf.animate, "Play the solution in the terminal, board by board");
@@ -141,11 +138,8 @@ int main(int argc, char** argv) {
                                   "Milliseconds between boards with --animate (default 400)")
       ->check(CLI::Range(0, 10000));
   solve->add_option("--lang", c.lang, "Messages in en or zh")->check(CLI::IsMember({"en", "zh"}));
-  solve->add_option("--trace", sf.trace,
-                    "Write the result and the search tree (the viewer's JSON: data, process, moves) to this file");
-  text("--trace-limit", rq.trace_limit, "Nodes recorded by --trace, 1 to 10000000 (default 100000)");
 
-  ServeFlags vf;
+  server::ServeFlags vf;
   auto* serve = app.add_subcommand("serve", "HTTP query service and web viewer (API: tools/viewer/API.md)");
   serve->add_option("--db", c.db, "Folder of the databases")->capture_default_str();
   serve->add_option("--threads", c.threads, "Threads for table builds (0: all cores)")->check(CLI::Range(0, 1024));
@@ -269,7 +263,7 @@ int main(int argc, char** argv) {
     }
     if (verify->parsed()) return cmd_verify(c, lf);
     if (compare->parsed()) return cmd_compare(c, start, lf);
-    if (serve->parsed()) return cmd_serve(c, vf);
+    if (serve->parsed()) return server::cmd_serve(c, vf);
     if (check->parsed()) return cmd_check(c, check_file, cf);
     if (random->parsed()) return cmd_random(c, rf);
   } catch (const InputError& e) {

@@ -149,7 +149,7 @@ struct TwoBitOptions {
   // Called between two layers, while the fields are consistent (for checkpoints); may be empty.
   std::function<void(const TwoBitProgress&, std::span<const std::uint64_t> fields)> between_layers;
   // Vertical targets more than a region of 2^far_region_log2 ranks from their source are deferred
-  // and applied region by region after each round of blocks (src/bfs2_kernel.hpp, FarTargets):
+  // and applied region by region after each round of blocks (tilespace/engine/two_bit_kernel.hpp, FarTargets):
   // 0 or -1 (the default) never defers: measured slower on 2x7 and 3x4 (src/bfs2.cpp); a positive
   // value defers with that region (21: 512 KiB of fields; the tests use small ones on small boards).
   // The results are the same whatever it is.

@@ -50,7 +50,7 @@ inline constexpr std::uint32_t kCheckpointVersion = 2;
 // 2^unit_log2 words round-robin, unit u to process u mod P (the table's last unit is shorter), and
 // a process holds its units one after another (unit u as its local unit u / P): every process then
 // holds about as many states of every layer. The threaded build is process 0 of 1: every word, in
-// place. This is TwoBitExpander's layout in tilespace-mpi (src/bfs2_kernel.hpp), hence owner() and
+// place. This is TwoBitExpander's layout in tilespace-mpi (tilespace/engine/two_bit_kernel.hpp), hence owner() and
 // local() in two multiplications: u / P as the high half of u times ceil(2^64 / P) (Lemire, Kaser
 // and Kurz, "Faster remainder by direct computation", 2019), exact for u < 2^32 and P < 2^32, so a
 // dealt table must have fewer than 2^32 units (valid_for), and u mod P = u - (u / P) P.

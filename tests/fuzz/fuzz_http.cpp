@@ -17,16 +17,15 @@
 #include <string>
 #include <string_view>
 
-#include "cli/commands.hpp"
-#include "cli/common.hpp"
-#include "cli/http_server.hpp"
-#include "cli/routes.hpp"
-#include "cli/service.hpp"
+#include "app/common.hpp"
+#include "server/http_server.hpp"
+#include "server/routes.hpp"
+#include "server/service.hpp"
 #include "support.hpp"
 #include "tilespace/board.hpp"
 
 using namespace tilespace;
-using namespace tilespace::cli;
+using namespace tilespace::server;
 
 namespace {
 

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "cli/commands.hpp"
-#include "cli/common.hpp"
+#include "cli/terminal.hpp"
 #include "cli/messages.hpp"
 #include "tilespace/distance_table.hpp"
 #include "tilespace/errors.hpp"

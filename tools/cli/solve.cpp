@@ -22,10 +22,11 @@
 #include <thread>
 #include <vector>
 
+#include "app/report.hpp"
+#include "app/solve.hpp"
 #include "cli/commands.hpp"
-#include "cli/common.hpp"
 #include "cli/messages.hpp"
-#include "cli/report.hpp"
+#include "cli/terminal.hpp"
 #include "tilespace/distance_table.hpp"
 #include "tilespace/errors.hpp"
 #include "tilespace/pdb/heuristic.hpp"
@@ -40,10 +41,6 @@ namespace tilespace::cli {
 using nlohmann::json;
 
 namespace {
-
-// ---- pattern databases ----
-
-// ---- solve ----
 
 int solve_exit(const search::Result& r) {
   if (r.unreachable) return kExitUnreachable;
@@ -86,16 +83,6 @@ int report_solve(const Common& c, const Problem& p, const SolveFlags& f, const s
     }
   }
   return solve_exit(r);
-}
-
-// The planning context of the command line: no ceilings, 3/4 of memory by default.
-search::PlanContext plan_context(const Common& c, const State& goal) {
-  search::PlanContext ctx;
-  ctx.board = goal.board;
-  ctx.table_available = make_store(c).at_hand(goal.board, goal.blank);  // a 2x7 table once built
-  ctx.default_max_bytes = default_memory_limit();
-  ctx.default_hybrid_bytes = default_hybrid_memory();
-  return ctx;
 }
 
 // ---- solve --batch: many instances in parallel, one JSON line each, in input order ----
@@ -149,10 +136,16 @@ int cmd_solve_batch(Common& c, const SolveFlags& f) {
   std::vector<BatchInstance> items = read_solve_batch(f.batch, c);
   // One plan per board (the lines may be on different boards when no --board is given); the
   // options are checked before anything is solved, even without a valid line.
+  SearchSources sources(c);
   std::map<std::string, search::SolvePlan> plans;
   auto plan_for = [&](const Board& b) -> const search::SolvePlan& {
     auto it = plans.find(b.name());
-    if (it == plans.end()) it = plans.emplace(b.name(), search::plan_solve(f.request, plan_context(c, canonical_goal(b, b.cells() - 1)))).first;
+    if (it == plans.end()) {
+      search::PlanContext ctx = default_plan_context();
+      ctx.board = b;
+      ctx.table_available = sources.table_at_hand(b, b.cells() - 1);
+      it = plans.emplace(b.name(), search::plan_solve(f.request, ctx)).first;
+    }
     return it->second;
   };
   const std::optional<Board> board = board_option(c);
@@ -161,7 +154,6 @@ int cmd_solve_batch(Common& c, const SolveFlags& f) {
   // Everything shared is prepared first, in order: databases per goal (pattern databases,
   // distance tables, the automaton), so the parallel part only reads.
   const auto t0 = std::chrono::steady_clock::now();
-  SearchSources sources(c);
   std::map<std::string, search::SolveOptions> options;  // per goal
   std::map<std::string, std::string> heuristic_names;
   for (auto& it : items) {
@@ -268,7 +260,9 @@ int cmd_solve(Common& c, const std::optional<std::string>& start_arg, const Solv
   search::SolveRequest request = f.request;
   request.trace = !f.trace.empty();
   SearchSources sources(c);
-  const SolveOutcome out = solve_problem(c, sources, p, request, true);
+  SolveSettings settings;
+  settings.announce = true;
+  const SolveOutcome out = solve_problem(c, sources, p, request, settings);
   if (out.trace) {
     // Exact distances along the path when the goal's table is at hand (built, or small to build).
     const State& s = *p.start;
@@ -278,32 +272,6 @@ int cmd_solve(Common& c, const std::optional<std::string>& start_arg, const Solv
                                               out.trace.get(), s.board));
   }
   return report_solve(c, p, f, out.plan, out.heuristic, out.result);
-}
-
-SolveOutcome solve_problem(Common& c, SearchSources& sources, const Problem& p, const search::SolveRequest& request,
-                           bool announce) {
-  SolveOutcome out;
-  out.plan = search::plan_solve(request, plan_context(c, p.goal));
-  const State& s = *p.start;
-  search::SolveOptions o = search::solve_options(out.plan);
-  o.threads = c.threads;
-  out.heuristic = out.plan.heuristic;
-  if (solvable(s, p.goal)) out.heuristic = sources.prepare(out.plan, p.goal, o, announce);
-  if (out.plan.trace) {
-    out.trace = std::make_unique<search::Trace>(out.plan.trace_limit);
-    o.trace = out.trace.get();
-  }
-  out.table = o.table;
-  out.result = search::solve(s, p.goal, o);
-  return out;
-}
-
-json solve_answer_json(const Problem& p, const std::string& algorithm, const std::string& heuristic,
-                       const search::Result& r) {
-  json j = result_json(*p.start, p.goal, algorithm, heuristic, r);
-  j["path"] = path_json(r);
-  if (!p.labels.names.empty() && !p.labels.numeric()) j["labels"] = p.labels.names;
-  return j;
 }
 
 }  // namespace tilespace::cli

@@ -10,7 +10,7 @@
 #include <string>
 #include <utility>
 
-#include "bfs2_kernel.hpp"
+#include "tilespace/engine/two_bit_kernel.hpp"
 #include "tilespace/errors.hpp"
 
 namespace tilespace::mpi {
@@ -88,7 +88,7 @@ class Exchange {
 
 // Expands layer `layer` of this process's words (`held` of them, dealt as `s` says, fields at
 // `local`), with exchange rounds until every process is done. W: the board width. Only the blocks
-// of local words marked in `cur` (open fields of this layer's parity; bfs2_kernel.hpp) are scanned,
+// of local words marked in `cur` (open fields of this layer's parity; engine/two_bit_kernel.hpp) are scanned,
 // and cleared; blocks that get fields opened are marked in `next`.
 template <int W>
 void expand_layer(const detail::TwoBitGeometry& T, std::uint64_t* local, const CheckpointSlice& s, std::uint64_t held,

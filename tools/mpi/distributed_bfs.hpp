@@ -3,7 +3,7 @@
 // step, so the finished fields, histogram and farthest ranks are the threaded engine's, for any
 // process count.
 //
-// A layer: every process scans its marked blocks with TwoBitExpander (src/bfs2_kernel.hpp, with
+// A layer: every process scans its marked blocks with TwoBitExpander (tilespace/engine/two_bit_kernel.hpp, with
 // the deal as its layout: a block of local words is four units, each a run of consecutive global
 // words) in pieces that end after about kPieceStates expanded states or kPieceWords words, so that
 // a sparse layer takes one round and a dense one a round per million states or so. Targets in its

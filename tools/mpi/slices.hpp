@@ -21,7 +21,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "bfs2_kernel.hpp"
+#include "tilespace/engine/two_bit_kernel.hpp"
 #include "tilespace/checkpoint.hpp"
 #include "tilespace/database.hpp"
 
@@ -29,7 +29,7 @@ namespace tilespace::mpi {
 
 inline constexpr std::uint32_t kUnitWordsLog2 = 7;                // 128 words (4096 ranks) a unit
 inline constexpr std::uint32_t kChunkWordsLog2 = kChunkLog2 - 3;  // 131072 words: a 1 MiB checksum chunk
-// A marked block (bfs2_kernel.hpp) is whole units, so that its words are scanned unit by unit.
+// A marked block (engine/two_bit_kernel.hpp) is whole units, so that its words are scanned unit by unit.
 static_assert(kUnitWordsLog2 <= detail::kBlockLog2);
 
 class Slices {

@@ -25,10 +25,11 @@
 #include <string>
 #include <vector>
 
-#include "cli/commands.hpp"
-#include "cli/common.hpp"
-#include "cli/http_params.hpp"
-#include "cli/report.hpp"
+#include "app/check.hpp"
+#include "app/common.hpp"
+#include "app/keywords.hpp"
+#include "app/report.hpp"
+#include "app/solve.hpp"
 #include "tilespace/distance_table.hpp"
 #include "tilespace/errors.hpp"
 #include "tilespace/problem.hpp"
@@ -50,15 +51,15 @@ using Rows = py::array_t<std::uint8_t, py::array::c_style | py::array::forcecast
 // One per folder; `mu` serialises the stores, which are not thread-safe (what they hand out is
 // immutable, so bulk lookups run without it).
 struct Session {
-  cli::Common common;
-  cli::SearchSources sources;
+  app::Common common;
+  app::SearchSources sources;
   std::mutex mu;
   explicit Session(const std::string& db) : common(with_db(db)), sources(common) {}
   TableStore& tables() { return sources.tables(); }
 
  private:
-  static cli::Common with_db(const std::string& db) {
-    cli::Common c;
+  static app::Common with_db(const std::string& db) {
+    app::Common c;
     c.db = db;
     return c;
   }
@@ -296,9 +297,9 @@ std::pair<std::string, bool> solve(const std::string& start, const std::optional
   py::gil_scoped_release nogil;
   const std::lock_guard lock(s.mu);
   s.common.threads = threads;
-  const cli::SolveOutcome out = cli::solve_problem(s.common, s.sources, p, q, false);
+  const app::SolveOutcome out = app::solve_problem(s.common, s.sources, p, q);
   const search::Result& r = out.result;
-  return {cli::solve_answer_json(p, out.plan.algorithm, out.heuristic, r).dump(),
+  return {app::solve_answer_json(p, out.plan.algorithm, out.heuristic, r).dump(),
           !r.unreachable && !r.solved};
 }
 
@@ -307,7 +308,7 @@ std::string stats(const std::optional<std::string>& goal, const std::optional<st
   Session& s = session(db);
   const GoalTable& t = table_for(s, p.goal);
   py::gil_scoped_release nogil;
-  return cli::stats_json(t, p.goal, t.farthest(p.goal, cli::kFarthestListed)).dump();
+  return app::stats_json(t, p.goal, t.farthest(p.goal, app::kFarthestListed)).dump();
 }
 
 std::string check(const std::string& text, const std::optional<std::string>& goal, const std::optional<std::string>& board,
@@ -316,10 +317,10 @@ std::string check(const std::string& text, const std::optional<std::string>& goa
   Session& s = session(db);
   py::gil_scoped_release nogil;
   const std::lock_guard lock(s.mu);
-  cli::Common c = s.common;  // the check's default goal and board, over the session's folder
+  app::Common c = s.common;  // the check's default goal and board, over the session's folder
   c.goal = text_or_none(goal).value_or("");
   c.board = board.value_or("");
-  return cli::check_json(cli::run_check(c, InputText{"answers", text}, limit, cli::Keep::everything)).dump();
+  return app::check_json(app::run_check(c, InputText{"answers", text}, limit, app::Keep::everything)).dump();
 }
 
 // ---- random states ----
@@ -358,7 +359,7 @@ PYBIND11_MODULE(_core, m) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const InputError& e) {
-      PyErr_SetString(PyExc_ValueError, cli::http_error(e).what());  // "max_nodes: ...", "start: ..."
+      PyErr_SetString(PyExc_ValueError, app::keyword_error(e).message.c_str());  // "max_nodes: ...", "start: ..."
     } catch (const ResourceError& e) {
       PyErr_SetString(PyExc_MemoryError, e.what());
     } catch (const DataError& e) {

@@ -17,7 +17,7 @@
 // so each region is expanded at exactly its own cost. Results do not depend on the thread count.
 //
 // Threads: one oneTBB arena; each layer is one pass of the layer driver shared with the BFS engines
-// (src/bfs_kernel.hpp: a parallel_reduce over blocks of ranks); marks are updated with relaxed
+// (tilespace/engine/layer_kernel.hpp: a parallel_reduce over blocks of ranks); marks are updated with relaxed
 // byte atomics; successors are prefetched a few dozen ahead.
 #pragma once
 

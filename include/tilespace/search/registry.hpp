@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "tilespace/board.hpp"
@@ -21,14 +22,47 @@
 
 namespace tilespace::search {
 
-// The options of a solve request, by the command line's long names (the HTTP API writes '_').
+// Every option of a solve request, registered once: X(identifier, the command line's long name,
+// kind, help). From this list come the Option enum, option_name, SolveRequest's fields, the
+// planner's check that an option applies, named_options (the server's parameters and Python's
+// keywords, the long name with '_') and the command line's options with their help. A text
+// option is kept as given, for the planner to check; `trace` is the one flag (the command line's
+// --trace FILE, the API's trace=1). Adding an option is one line here, its use in plan_solve, and
+// the algorithms it applies to (catalogue.hpp).
+#define TILESPACE_SOLVE_OPTIONS(X)                                                                                    \
+  X(heuristic, "heuristic", text,                                                                                     \
+    "For greedy, astar, wastar, idastar, aidastar: {heuristics} (default pdb on 4x4 and 5x5, else manhattan)")        \
+  X(pattern, "pattern", text,                                                                                         \
+    "Pattern-database partition: a stock name or tiles, e.g. 1,2,3,4,5,6,7/8,9,10,11,12,13,14,15")                    \
+  X(weight, "weight", text, "wastar: f = g + weight*h, from 1 to 100 (default 2)")                                   \
+  X(depth_limit, "depth-limit", text,                                                                                 \
+    "dfs: the depth limit; iddfs: the largest limit, 0 to 1000 (default 50; exit 4 when reached)")                    \
+  X(max_nodes, "max-nodes", text, "Stop after this many expansions (at least 1; exit 4)")                            \
+  X(max_seconds, "max-seconds", text, "Stop after this many seconds (above 0; exit 4)")                              \
+  X(max_memory, "max-memory", text,                                                                                   \
+    "Stop when search structures exceed this, e.g. 512M (default 3/4 of memory; exit 4); aidastar: the memory of "    \
+    "its A* phase (default 256 MiB)")                                                                                 \
+  X(trace, "trace", flag, "Write the result and the search tree (the viewer's JSON: data, process, moves) to this file") \
+  X(trace_limit, "trace-limit", text, "Nodes recorded by --trace, 1 to 10000000 (default 100000)")                   \
+  X(automaton, "automaton", text,                                                                                     \
+    "idastar, aidastar: on (default) prunes the move strings the move automaton rejects (the deepest one in --db, "   \
+    "see build --automaton); off: only never undo the last move")
+
 enum class Option : std::uint8_t {
-  heuristic, pattern, weight, depth_limit, max_nodes, max_seconds, max_memory, trace, trace_limit, automaton
+#define TILESPACE_OPTION_ENUM(id, name, kind, help) id,
+  TILESPACE_SOLVE_OPTIONS(TILESPACE_OPTION_ENUM)
+#undef TILESPACE_OPTION_ENUM
 };
-inline constexpr int kOptions = 10;
+#define TILESPACE_OPTION_COUNT(id, name, kind, help) +1
+inline constexpr int kOptions = 0 TILESPACE_SOLVE_OPTIONS(TILESPACE_OPTION_COUNT);
+#undef TILESPACE_OPTION_COUNT
 using OptionSet = std::uint32_t;
 constexpr OptionSet bit(Option o) { return OptionSet{1} << static_cast<int>(o); }
 std::string_view option_name(Option o) noexcept;  // "depth-limit"
+// The option's help, with the names it lists filled in ("{heuristics}").
+std::string option_help(Option o);
+// Whether the option takes a value (text) or is a flag (trace).
+bool option_is_flag(Option o) noexcept;
 
 struct AlgorithmInfo {
   std::string_view name;
@@ -56,18 +90,27 @@ const HeuristicInfo* find_heuristic(std::string_view name) noexcept;
 std::string algorithm_names();
 std::string heuristic_names();
 
-// A solve request: the options given, as text. Absent means "not given".
+// A solve request: the algorithm and the options given, as text (a flag as bool). Absent means
+// "not given".
+enum class OptionKind { text, flag };
+template <OptionKind K>
+using OptionField = std::conditional_t<K == OptionKind::flag, bool, std::optional<std::string>>;
 struct SolveRequest {
-  std::optional<std::string> algorithm, heuristic, pattern, weight, depth_limit, max_nodes, max_seconds,
-      max_memory, trace_limit, automaton;
-  bool trace = false;
+  std::optional<std::string> algorithm;
+#define TILESPACE_OPTION_FIELD(id, name, kind, help) OptionField<OptionKind::kind> id{};
+  TILESPACE_SOLVE_OPTIONS(TILESPACE_OPTION_FIELD)
+#undef TILESPACE_OPTION_FIELD
+  // Whether option `o` was given.
+  bool given(Option o) const noexcept;
+  // The field of a text option (null for a flag).
+  std::optional<std::string>* text(Option o) noexcept;
 };
 
 // The text options of a request by the names of the front ends that take them by name, the HTTP
-// API and Python (the command line's long names with '_': "max_nodes"); the algorithm and the
-// heuristic, which those front ends take as their own parameters, are not among them.
+// API and Python (the command line's long names with '_': "max_nodes").
 struct NamedOption {
-  std::string_view name;
+  std::string name;
+  Option option;
   std::optional<std::string> SolveRequest::*field;
 };
 const std::vector<NamedOption>& named_options();

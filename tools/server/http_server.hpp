@@ -18,9 +18,9 @@
 #include <string>
 #include <string_view>
 
-#include "cli/http_params.hpp"
+#include "server/http_params.hpp"
 
-namespace tilespace::cli {
+namespace tilespace::server {
 
 struct HttpLimits {
   std::size_t max_target = 8192;           // bytes of the request target
@@ -66,4 +66,4 @@ class HttpServer {
 // body. For tests and the fuzz target of the request handling.
 HttpResponse answer_bytes(std::string_view bytes, const HttpLimits& limits, const HttpRouting& routing);
 
-}  // namespace tilespace::cli
+}  // namespace tilespace::server

@@ -1,5 +1,5 @@
 // The routes of `tilespace serve` (routes.hpp).
-#include "cli/routes.hpp"
+#include "server/routes.hpp"
 
 #include <zlib.h>
 
@@ -8,11 +8,11 @@
 #include <fstream>
 #include <sstream>
 
-#include "cli/assets.hpp"
-#include "cli/report.hpp"
+#include "server/assets.hpp"
+#include "app/report.hpp"
 #include "tilespace/errors.hpp"
 
-namespace tilespace::cli {
+namespace tilespace::server {
 
 using nlohmann::json;
 
@@ -202,4 +202,4 @@ HttpResponse Routes::file(const HttpRequest& req) const {
   return r;
 }
 
-}  // namespace tilespace::cli
+}  // namespace tilespace::server

@@ -10,15 +10,15 @@
 #include <string>
 #include <thread>
 
-#include "cli/commands.hpp"
-#include "cli/common.hpp"
-#include "cli/http_server.hpp"
-#include "cli/routes.hpp"
-#include "cli/service.hpp"
+#include "server/serve.hpp"
+#include "app/common.hpp"
+#include "server/http_server.hpp"
+#include "server/routes.hpp"
+#include "server/service.hpp"
 #include "tilespace/errors.hpp"
 #include "tilespace/memory.hpp"
 
-namespace tilespace::cli {
+namespace tilespace::server {
 
 namespace {
 
@@ -95,4 +95,4 @@ int cmd_serve(Common& c, const ServeFlags& f) {
   return kExitOk;
 }
 
-}  // namespace tilespace::cli
+}  // namespace tilespace::server

@@ -2,12 +2,10 @@
 
 #include <cmath>
 
+#include "catalogue.hpp"
 #include "tilespace/errors.hpp"
 #include "tilespace/rank.hpp"
-#include "tilespace/search/algorithms.hpp"
 #include "tilespace/search/automaton.hpp"
-#include "tilespace/search/heuristics.hpp"
-#include "heuristic_dispatch.hpp"
 
 namespace tilespace::search {
 
@@ -43,39 +41,23 @@ SolveOptions solve_options(const SolvePlan& plan) {
 
 namespace {
 
+// The registered algorithm (catalogue.hpp) on domain `d`, with its heuristic when it takes one.
 template <class D>
 Result run(const D& d, const State& start, const SolveOptions& o) {
-  const std::string& a = o.algorithm;
   if constexpr (!D::kPacked) {
     if (o.trace) throw option_error("trace", "traces are recorded on boards of at most 16 cells");
   }
-  if (a == "table") {
-    if constexpr (D::kPacked) {
-      if (!o.table) throw InputError("the table algorithm needs the distance table of the goal");
-      return table_descent(d, *o.table, start, o.limits, o.trace);
-    } else {
-      throw InputError("the table algorithm needs a distance table: boards of at most 16 cells");
-    }
-  }
-  if (a == "bfs") return breadth_first(d, start, o.limits, o.trace);
-  if (a == "bibfs") return bidirectional(d, start, o.limits, o.trace);
-  if (a == "dfs") return depth_limited(d, start, o.depth_limit, o.limits, o.trace);
-  if (a == "iddfs") return iterative_deepening(d, start, o.depth_limit, o.limits, o.trace);
-  const int w100 = static_cast<int>(std::lround(o.weight * 100));
-  return with_heuristic(d, o.heuristic, HeuristicSources{o.table, o.pdb}, [&](const auto& hp) {
-    const auto& h = *hp;
-    if (a == "greedy") return best_first(d, h, start, 0, 1, o.limits, o.trace);
-    if (a == "astar") return best_first(d, h, start, 1, 1, o.limits, o.trace);
-    if (a == "wastar") return best_first(d, h, start, 100, w100, o.limits, o.trace);
-    if (a == "aidastar") {
-      if (o.trace) throw option_error("trace", "is not recorded by aidastar");
-      Limits limits = o.limits;
-      const HybridOptions hybrid_options{limits.max_bytes, o.threads};
-      limits.max_bytes = 0;
-      return hybrid(d, h, start, limits, hybrid_options, o.automaton);
-    }
-    return ida_star(d, h, start, o.limits, o.trace, o.automaton);
-  });
+  return catalogue::with_entry(
+      catalogue::Algorithms{}, o.algorithm,
+      [&]<class A>() -> Result {
+        if constexpr (A::info.uses_heuristic) {
+          return with_heuristic(d, o.heuristic, HeuristicSources{o.table, o.pdb},
+                                [&](const auto& hp) { return A::run(d, *hp, start, o); });
+        } else {
+          return A::run(d, start, o);
+        }
+      },
+      [&] { throw InputError("unknown algorithm '" + o.algorithm + "'"); });
 }
 
 }  // namespace
@@ -93,10 +75,7 @@ Result solve(const State& start, const State& goal, const SolveOptions& o) {
     r.unreachable = true;
     return r;
   }
-  const std::string& a = o.algorithm;
   r = with_domain(goal, [&](const auto& d) { return run(d, start, o); });
-  // dfs and iddfs that exhaust their depth limit on a solvable pair stopped at a limit.
-  if ((a == "dfs" || a == "iddfs") && !r.solved && r.stopped == Stop::None) r.stopped = Stop::Depth;
   fill_moves(r);
   return r;
 }

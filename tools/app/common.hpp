@@ -1,6 +1,7 @@
-// The pieces of the `tilespace` command that several subcommands share: the common options, the
-// problem (start and goal) from the command line or a file, board printing, the result file, the
-// animation and memory limits. Errors are thrown as InputError (errors.hpp); main() maps them.
+// The application layer (tools/app/): what every front end (the command line, the server, the
+// Python module) shares. Here: the session's options, the problem (start and goal) from options or
+// a file, the database stores, board text, the result file, memory limits, and the sources of
+// searches. Errors are thrown as InputError (errors.hpp); each front end maps them to its codes.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -9,11 +10,13 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "tilespace/board.hpp"
+#include "tilespace/goal_table.hpp"
 #include "tilespace/pdb/database.hpp"
 #include "tilespace/pdb/pattern.hpp"
 #include "tilespace/problem.hpp"
@@ -29,22 +32,15 @@ namespace tilespace::pdb {
 class PdbHeuristic;
 }
 
-namespace CLI {
-class App;
-}
+namespace tilespace::app {
 
-namespace tilespace::cli {
-
-// Options every subcommand shares.
+// What a session holds: the options every command shares (the database folder, the threads, the
+// board and goal, the output form and language).
 struct Common {
   std::string board, goal, db = "out", blank, lang = "en";
   int threads = 0;
   bool progress = false, json = false;
 };
-
-// Registers --board, --db, --threads, --progress and, if asked, --goal, --json and (for commands
-// that take a START) --blank on `app`.
-void add_common(CLI::App* app, Common& c, bool goal = true, bool json_flag = true, bool start = false);
 
 // The --goal option as a state, if given (on --board when given).
 std::optional<State> goal_option(const Common& c);
@@ -72,17 +68,11 @@ nlohmann::json tiles_json(const State& s);
 // The board as rows of right-aligned names, the blank as '.' (or its given name).
 std::string board_text(const State& s, const Labels& labels, const std::string& indent = "  ");
 
-// board_text on stdout.
-void print_board(const State& s, const Labels& labels = {});
-
 // Writes the outcome of a solve to `file` (result.txt), atomically: every board of the path, or
 // one line saying that the goal is unreachable or why the search stopped, so the file always
 // describes the run that wrote it.
 void write_result(const std::string& file, const std::vector<State>& path, const Labels& labels,
                   const std::string& no_path_line);
-
-// Plays the path board by board: in place on a terminal, frame after frame otherwise.
-void animate(const std::vector<State>& path, const Labels& labels, int delay_ms, bool zh = false);
 
 // The pattern-database store over --db, with --threads, build progress on stderr and notices;
 // builds estimated over `max_auto_build_seconds` are refused with the build command (exit 3).
@@ -93,21 +83,31 @@ pdb::PdbStore make_pdb_store(const Common& c, double max_auto_build_seconds = 60
 pdb::Partition partition_for(const std::string& heuristic, const std::string& pattern, const State& goal,
                              const pdb::PdbStore& store);
 
-// What searches are made from, loaded once per command and kept alive as long as the searches
+// What searches are made from, loaded once per session and kept alive as long as the searches
 // that use them: the pattern databases of each goal and partition (loaded or built through the
-// store), the distance tables, the move automaton.
+// store), the distance tables, the move automaton. Safe to share between threads (the server's
+// requests): the databases it hands out are immutable, and its stores are guarded.
 class SearchSources {
  public:
-  explicit SearchSources(Common& c);
+  // `max_table_build_seconds`: the longest distance-table build it starts on its own (the
+  // command's one-minute rule; the server's few seconds).
+  explicit SearchSources(Common& c, double max_table_build_seconds = StoreOptions{}.max_auto_build_seconds);
   ~SearchSources();
   // Fills o's table, databases and automaton for `plan` and `goal`; returns the heuristic's name
   // as reported ("pdb:7-8" for plain "pdb"). `announce`: the databases' loading time on stderr
   // (on a terminal or with --progress).
   std::string prepare(const search::SolvePlan& plan, const State& goal, search::SolveOptions& o, bool announce);
+  // The table of goals on `b` with the blank on `blank` when it is at hand (TableStore::at_hand:
+  // loaded, on disk, or built within the limit), else null.
+  const GoalTable* table(const Board& b, int blank);
+  // Whether it is at hand, without loading or building it.
+  bool table_at_hand(const Board& b, int blank);
+  // The table store itself, for one thread's use (a command's).
   TableStore& tables() { return tables_; }
 
  private:
   Common& c_;
+  std::mutex pdbs_mu_, tables_mu_;  // guard pdbs_, heuristics_ and automaton_ / tables_
   pdb::PdbStore pdbs_;
   TableStore tables_;
   std::map<std::string, std::unique_ptr<pdb::PdbHeuristic>> heuristics_;
@@ -124,4 +124,4 @@ std::uint64_t default_hybrid_memory();
 inline constexpr int kQuickAutomatonDepth = 12;
 std::shared_ptr<const search::MoveAutomaton> load_automaton(const Common& c);
 
-}  // namespace tilespace::cli
+}  // namespace tilespace::app

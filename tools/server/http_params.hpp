@@ -17,7 +17,7 @@
 #include "tilespace/errors.hpp"
 #include "tilespace/problem.hpp"
 
-namespace tilespace::cli {
+namespace tilespace::server {
 
 using HttpFields = std::vector<std::pair<std::string, std::string>>;
 
@@ -57,7 +57,9 @@ inline HttpError bad(const std::string& param, const std::string& msg) { return 
 // The query parameters of one request, checked against the names an endpoint accepts.
 class Params {
  public:
-  Params(const HttpRequest& req, std::initializer_list<std::string_view> allowed);
+  Params(const HttpRequest& req, std::initializer_list<std::string_view> allowed)
+      : Params(req, std::vector<std::string_view>(allowed)) {}
+  Params(const HttpRequest& req, const std::vector<std::string_view>& allowed);
   std::optional<std::string> get(std::string_view name) const;
   bool flag(std::string_view name) const;
 
@@ -65,13 +67,10 @@ class Params {
   const HttpRequest& req_;
 };
 
-// An option's name in the API's words: "max-nodes" -> "max_nodes".
-std::string api_name(std::string name);
-
 // An input error in the API's words: the parameter at fault, and the message about it.
 HttpError http_error(const InputError& e);
 
 // board, start (if `need_start`) and goal from the parameters, in the one grammar (problem.hpp).
 Problem parse_pair(const Params& p, bool need_start);
 
-}  // namespace tilespace::cli
+}  // namespace tilespace::server

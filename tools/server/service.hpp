@@ -14,15 +14,15 @@
 #include <string>
 #include <thread>
 
-#include "cli/commands.hpp"
-#include "cli/common.hpp"
-#include "cli/http_params.hpp"
+#include "app/common.hpp"
+#include "server/http_params.hpp"
+#include "server/serve.hpp"
 #include "tilespace/distance_table.hpp"
 #include "tilespace/goal_table.hpp"
 #include "tilespace/search/registry.hpp"
 #include "tilespace/table_store.hpp"
 
-namespace tilespace::cli {
+namespace tilespace::server {
 
 class Service {
  public:
@@ -33,8 +33,7 @@ class Service {
   Service(const Common& c, const ServeFlags& f)
       : flags_(f),
         common_(c),
-        sources_(common_),
-        store_(make_store(c, kServeBuildSeconds)),
+        sources_(common_, kServeBuildSeconds),
         max_solves_(f.max_solves > 0 ? f.max_solves : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))),
         solves_(max_solves_),
         max_bytes_(search::parse_bytes("max-memory", f.max_memory)) {}
@@ -59,10 +58,7 @@ class Service {
  private:
   ServeFlags flags_;
   Common common_;
-  std::mutex sources_mu_;  // guards sources_ (the databases and automaton it hands out are immutable)
-  SearchSources sources_;  // pattern databases and the move automaton
-  std::mutex store_mu_;  // guards store_ (the tables it hands out are immutable)
-  TableStore store_;
+  SearchSources sources_;  // the tables, pattern databases and the move automaton (thread-safe)
   int max_solves_;
   std::counting_semaphore<4096> solves_;
   std::uint64_t max_bytes_;
@@ -70,4 +66,4 @@ class Service {
   std::map<std::string, nlohmann::json> stats_cache_;
 };
 
-}  // namespace tilespace::cli
+}  // namespace tilespace::server

@@ -1,30 +1,46 @@
 // The HTTP service's work (service.hpp).
-#include "cli/service.hpp"
+#include "server/service.hpp"
 
 #include <optional>
 #include <random>
 #include <sstream>
 
-#include "cli/http_params.hpp"
-#include "cli/report.hpp"
+#include "app/report.hpp"
+#include "app/keywords.hpp"
+#include "app/solve.hpp"
+#include "server/http_params.hpp"
 #include "tilespace/errors.hpp"
 #include "tilespace/problem.hpp"
 #include "tilespace/query.hpp"
 #include "tilespace/random_states.hpp"
-#include "tilespace/search/heuristics.hpp"
-#include "tilespace/search/solve.hpp"
 #include "tilespace/version.hpp"
 
-namespace tilespace::cli {
+namespace tilespace::server {
 
 using nlohmann::json;
 
-const GoalTable* Service::table(const Board& b, int blank) {
-  std::lock_guard lock(store_mu_);
-  if (const GoalTable* t = store_.goal_loaded(b, blank)) return t;
-  if (!store_.at_hand(b, blank)) return nullptr;
-  return &store_.goal(b, blank);
+namespace {
+
+// /api/solve's parameters: the pair, the algorithm, and every option of a solve request by its
+// keyword (search/registry.hpp: "max_nodes"; the flag trace among them).
+const std::vector<std::string_view>& solve_parameters() {
+  static const std::vector<std::string> keywords = [] {
+    std::vector<std::string> v;
+    for (int i = 0; i < search::kOptions; ++i)
+      v.push_back(app::keyword_name(std::string(search::option_name(static_cast<search::Option>(i)))));
+    return v;
+  }();
+  static const std::vector<std::string_view> names = [] {
+    std::vector<std::string_view> v{"start", "goal", "board", "algorithm"};
+    v.insert(v.end(), keywords.begin(), keywords.end());
+    return v;
+  }();
+  return names;
 }
+
+}  // namespace
+
+const GoalTable* Service::table(const Board& b, int blank) { return sources_.table(b, blank); }
 
 const GoalTable& Service::need_table(const State& goal) {
   if (const GoalTable* t = table(goal.board, goal.blank)) return *t;
@@ -38,7 +54,7 @@ const GoalTable& Service::need_table(const State& goal) {
   }
   throw HttpError(404, "board",
                   "no distance table for " + goal.board.name() + " with this goal" +
-                      (is_packed(goal.board) ? "; build it with: " + build_command(goal, store_.dir())
+                      (is_packed(goal.board) ? "; build it with: " + build_command(goal, sources_.tables().dir())
                                              : " (boards over 16 cells have none)"));
 }
 
@@ -54,7 +70,7 @@ json Service::info() const {
     const search::AlgorithmInfo* info = search::find_algorithm(a["name"].get<std::string>());
     for (int i = 0; i < search::kOptions; ++i)
       if (info->applies & search::bit(static_cast<search::Option>(i)))
-        opts.push_back(api_name(std::string(search::option_name(static_cast<search::Option>(i)))));
+        opts.push_back(app::keyword_name(std::string(search::option_name(static_cast<search::Option>(i)))));
     a["options"] = opts;
     a["boards"] = info->any_board ? "any" : "up to 16 cells";
   }
@@ -103,14 +119,14 @@ std::string Service::batch(const HttpRequest& req, HttpFields& headers) {
     throw HttpError(404, "goal",
                     "no distance table for " + b.name() + " with the blank on cell " + std::to_string(blank) +
                         "; build them all with: " +
-                        build_command(canonical_goal(b, b.cells() - 1), store_.dir(), "--all-goals"));
+                        build_command(canonical_goal(b, b.cells() - 1), sources_.tables().dir(), "--all-goals"));
   };
   std::string out;
   out.reserve(req.body.size() / 4);
   std::ostringstream err;  // the lines' messages: in the JSON answers (json=1), not repeated here
   BatchStats st;
   try {
-    st = run_batch(store_, req.body, out, err, o);
+    st = run_batch(sources_.tables(), req.body, out, err, o);  // tables from table_source only
   } catch (const InputError& e) {
     throw http_error(e);
   }
@@ -121,73 +137,59 @@ std::string Service::batch(const HttpRequest& req, HttpFields& headers) {
 }
 
 std::string Service::solve(const HttpRequest& req) {
-  const Params p(req, {"start", "goal", "board", "algorithm", "heuristic", "pattern", "trace", "weight",
-                       "depth_limit", "max_nodes", "max_seconds", "max_memory", "trace_limit", "automaton"});
+  const Params p(req, solve_parameters());
   const Problem pr = parse_pair(p, true);
   const State& s = *pr.start;
-  // The same planning step as the command line, with the service's limits as ceilings.
   search::SolveRequest q;
   q.algorithm = p.get("algorithm");
-  q.heuristic = p.get("heuristic");
   for (const auto& o : search::named_options()) q.*(o.field) = p.get(o.name);
   q.trace = p.flag("trace");
-  search::PlanContext ctx;
-  ctx.board = s.board;
-  ctx.default_algorithm = "astar";
-  ctx.default_heuristic = "manhattan";  // pattern databases when asked for (building them takes seconds)
-  ctx.max_nodes_ceiling = flags_.max_nodes;
-  ctx.max_seconds_ceiling = flags_.max_seconds;
-  ctx.default_max_bytes = max_bytes_;
-  ctx.default_hybrid_bytes = max_bytes_;
-  ctx.max_bytes_ceiling = max_bytes_;
-  ctx.trace_limit_default = flags_.trace_limit;
-  ctx.trace_limit_ceiling = flags_.trace_limit;
-  search::SolvePlan plan;
+  // The command line's solve (app/solve.hpp), with the service's defaults and limits as ceilings.
+  SolveSettings settings;
+  settings.context.default_algorithm = "astar";
+  settings.context.default_heuristic = "manhattan";  // pattern databases when asked for (building them takes seconds)
+  settings.context.max_nodes_ceiling = flags_.max_nodes;
+  settings.context.max_seconds_ceiling = flags_.max_seconds;
+  settings.context.default_max_bytes = max_bytes_;
+  settings.context.default_hybrid_bytes = max_bytes_;
+  settings.context.max_bytes_ceiling = max_bytes_;
+  settings.context.trace_limit_default = flags_.trace_limit;
+  settings.context.trace_limit_ceiling = flags_.trace_limit;
+  // At most --max-solves searches at once: a slot, taken once the search is planned and prepared.
+  bool slot_taken = false;
+  struct Slot {  // gives the search slot back however the solve ends
+    std::counting_semaphore<4096>& sem;
+    bool& taken;
+    ~Slot() {
+      if (taken) sem.release();
+    }
+  } slot{solves_, slot_taken};
+  settings.before_search = [&] {
+    if (!solves_.try_acquire_for(std::chrono::seconds(2)))
+      throw HttpError(503, "", "busy: " + std::to_string(max_solves_) + " searches are running; try again");
+    slot_taken = true;
+  };
+  SolveStep step = SolveStep::planning;
+  settings.step = &step;
+  SolveOutcome out;
   try {
-    plan = search::plan_solve(q, ctx);
+    out = solve_problem(common_, sources_, pr, q, settings);
   } catch (const InputError& e) {
     throw http_error(e);
-  } catch (const ResourceError& e) {  // a trace that cannot fit: the request asks too much
-    throw HttpError(400, "trace_limit", std::string("trace_limit: ") + e.what());
+  } catch (const ResourceError& e) {
+    if (step == SolveStep::planning)  // a trace that cannot fit: the request asks too much
+      throw HttpError(400, "trace_limit", std::string("trace_limit: ") + e.what());
+    if (step != SolveStep::preparing) throw;
+    throw HttpError(404, q.algorithm == "table" ? "algorithm" : q.heuristic ? "heuristic" : "pattern", e.what());
+  } catch (const DataError& e) {  // databases that take long to build: `tilespace build` first
+    if (step != SolveStep::preparing) throw;
+    throw HttpError(404, q.algorithm == "table" ? "algorithm" : q.heuristic ? "heuristic" : "pattern", e.what());
   }
-  search::SolveOptions o = search::solve_options(plan);
-  std::string heuristic = plan.heuristic;
-  if (plan.pattern_database || plan.automaton) {
-    const std::lock_guard lock(sources_mu_);
-    try {
-      heuristic = sources_.prepare(plan, pr.goal, o, false);
-    } catch (const DataError& e) {  // databases that take long to build: `tilespace build` first
-      throw HttpError(404, q.heuristic ? "heuristic" : "pattern", e.what());
-    } catch (const InputError& e) {
-      throw http_error(e);
-    }
-  }
-  const bool traced = plan.trace;
-  const std::size_t trace_limit = plan.trace_limit;
-
-  const bool reachable = solvable(s, pr.goal);
-  const GoalTable* t = reachable ? table(pr.goal.board, pr.goal.blank) : nullptr;
-  const bool needs_table = plan.needs_table;
-  if (needs_table && reachable && !t)
-    throw bad(o.algorithm == "table" ? "algorithm" : "heuristic",
-              (o.algorithm == "table" ? std::string("algorithm table") : std::string("heuristic exact")) +
-                  " needs the distance table of " + pr.goal.board.name() + ", which is not built");
-  o.table = t;
-
-  std::optional<search::Trace> trace;
-  if (traced) {
-    trace.emplace(trace_limit);
-    o.trace = &*trace;
-  }
-  if (!solves_.try_acquire_for(std::chrono::seconds(2)))
-    throw HttpError(503, "", "busy: " + std::to_string(max_solves_) + " searches are running; try again");
-  struct Slot {  // gives the search slot back however solve() ends
-    std::counting_semaphore<4096>& sem;
-    ~Slot() { sem.release(); }
-  } slot{solves_};
-  const search::Result r = search::solve(s, pr.goal, o);
-
-  return solve_document(solve_json(s, pr.goal, plan.algorithm, heuristic, r, t), trace ? &*trace : nullptr, s.board);
+  // The exact distances along the path in the answer, when the goal's table is at hand.
+  const GoalTable* t = out.table;
+  if (!t && solvable(s, pr.goal)) t = table(pr.goal.board, pr.goal.blank);
+  return solve_document(solve_json(s, pr.goal, out.plan.algorithm, out.heuristic, out.result, t), out.trace.get(),
+                        s.board);
 }
 
 json Service::stats(const HttpRequest& req) {
@@ -227,4 +229,4 @@ json Service::random(const HttpRequest& req) {
   }
 }
 
-}  // namespace tilespace::cli
+}  // namespace tilespace::server

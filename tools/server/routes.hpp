@@ -11,12 +11,12 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "cli/commands.hpp"
-#include "cli/http_params.hpp"
-#include "cli/http_server.hpp"
-#include "cli/service.hpp"
+#include "server/serve.hpp"
+#include "server/http_params.hpp"
+#include "server/http_server.hpp"
+#include "server/service.hpp"
 
-namespace tilespace::cli {
+namespace tilespace::server {
 
 class Routes {
  public:
@@ -46,4 +46,4 @@ class Routes {
 // The body of `text` gzip-compressed (zlib), or empty if it cannot be.
 std::string gzip(std::string_view text);
 
-}  // namespace tilespace::cli
+}  // namespace tilespace::server

@@ -1,6 +1,6 @@
 // The pattern-database builder (pdb/build.hpp): Expander, one cost layer's expansion over a block
 // of placement ranks, and the layer loop around it. The loop is detail::LayerDriver's
-// (bfs_kernel.hpp), shared with the byte and two-bit engines: one oneTBB arena for the whole
+// (engine/layer_kernel.hpp), shared with the byte and two-bit engines: one oneTBB arena for the whole
 // build, one pass a layer (a parallel_reduce over blocks of ranks; with one thread a direct call of
 // the unshared instantiation), and the per-layer report; successors wait in a detail::PrefetchRing
 // while their mark bytes are fetched. After each pass the regions deferred by every thread are
@@ -19,7 +19,7 @@
 #include <cstdio>
 #include <string>
 
-#include "bfs_kernel.hpp"
+#include "tilespace/engine/layer_kernel.hpp"
 #include "tilespace/distance_table.hpp"
 #include "tilespace/errors.hpp"
 #include "tilespace/memory.hpp"

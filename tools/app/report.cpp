@@ -1,4 +1,4 @@
-#include "cli/report.hpp"
+#include "app/report.hpp"
 
 #include "tilespace/database.hpp"
 
@@ -14,10 +14,10 @@
 #include <system_error>
 #include <vector>
 
-#include "cli/common.hpp"
+#include "app/common.hpp"
 #include "tilespace/errors.hpp"
 
-namespace tilespace::cli {
+namespace tilespace::app {
 
 using nlohmann::json;
 
@@ -197,4 +197,4 @@ void write_file_atomic(const std::string& file, const std::string& text) {
   write_atomically(file, {std::span<const std::uint8_t>(bytes, text.size())});
 }
 
-}  // namespace tilespace::cli
+}  // namespace tilespace::app

@@ -1,80 +1,100 @@
 // The solver registry and the planning step (search/registry.hpp).
 #include "tilespace/search/registry.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 
+#include "catalogue.hpp"
 #include "tilespace/errors.hpp"
 #include "tilespace/memory.hpp"
 #include "tilespace/search/trace.hpp"
 
 namespace tilespace::search {
 
-namespace {
-
-constexpr OptionSet kLimits = bit(Option::max_nodes) | bit(Option::max_seconds) | bit(Option::max_memory);
-constexpr OptionSet kTraced = bit(Option::trace) | bit(Option::trace_limit);
-constexpr OptionSet kBase = kLimits | kTraced;
-constexpr OptionSet kInformed = kBase | bit(Option::heuristic) | bit(Option::pattern);
-constexpr OptionSet kPruned = kInformed | bit(Option::automaton);
-
-}  // namespace
-
 std::string_view option_name(Option o) noexcept {
   switch (o) {
-    case Option::heuristic: return "heuristic";
-    case Option::pattern: return "pattern";
-    case Option::weight: return "weight";
-    case Option::depth_limit: return "depth-limit";
-    case Option::max_nodes: return "max-nodes";
-    case Option::max_seconds: return "max-seconds";
-    case Option::max_memory: return "max-memory";
-    case Option::trace: return "trace";
-    case Option::trace_limit: return "trace-limit";
-    case Option::automaton: return "automaton";
+#define TILESPACE_OPTION_NAME(id, name, kind, help) \
+  case Option::id: return name;
+    TILESPACE_SOLVE_OPTIONS(TILESPACE_OPTION_NAME)
+#undef TILESPACE_OPTION_NAME
   }
   return "";
 }
 
+bool option_is_flag(Option o) noexcept {
+  switch (o) {
+#define TILESPACE_OPTION_KIND(id, name, kind, help) \
+  case Option::id: return OptionKind::kind == OptionKind::flag;
+    TILESPACE_SOLVE_OPTIONS(TILESPACE_OPTION_KIND)
+#undef TILESPACE_OPTION_KIND
+  }
+  return false;
+}
+
+std::string option_help(Option o) {
+  std::string help;
+  switch (o) {
+#define TILESPACE_OPTION_HELP(id, name, kind, text) \
+  case Option::id: help = text; break;
+    TILESPACE_SOLVE_OPTIONS(TILESPACE_OPTION_HELP)
+#undef TILESPACE_OPTION_HELP
+  }
+  if (const auto at = help.find("{heuristics}"); at != std::string::npos) help.replace(at, 12, heuristic_names());
+  return help;
+}
+
+namespace {
+
+template <OptionKind K>
+bool is_given(const OptionField<K>& f) {
+  if constexpr (K == OptionKind::flag) {
+    return f;
+  } else {
+    return f.has_value();
+  }
+}
+
+template <OptionKind K>
+std::optional<std::string>* text_of(OptionField<K>& f) {
+  if constexpr (K == OptionKind::flag) {
+    return nullptr;
+  } else {
+    return &f;
+  }
+}
+
+}  // namespace
+
+bool SolveRequest::given(Option o) const noexcept {
+  switch (o) {
+#define TILESPACE_OPTION_GIVEN(id, name, kind, help) \
+  case Option::id: return is_given<OptionKind::kind>(id);
+    TILESPACE_SOLVE_OPTIONS(TILESPACE_OPTION_GIVEN)
+#undef TILESPACE_OPTION_GIVEN
+  }
+  return false;
+}
+
+std::optional<std::string>* SolveRequest::text(Option o) noexcept {
+  switch (o) {
+#define TILESPACE_OPTION_TEXT(id, name, kind, help) \
+  case Option::id: return text_of<OptionKind::kind>(id);
+    TILESPACE_SOLVE_OPTIONS(TILESPACE_OPTION_TEXT)
+#undef TILESPACE_OPTION_TEXT
+  }
+  return nullptr;
+}
+
 const std::vector<AlgorithmInfo>& algorithm_catalog() {
-  static const std::vector<AlgorithmInfo> catalog{
-      {"table", true, false, kBase, false, "descent on the exact distance table"},
-      {"bfs", true, false, kBase, true, "breadth-first search"},
-      {"bibfs", true, false, kBase, true, "bidirectional breadth-first search"},
-      {"dfs", false, false, kBase | bit(Option::depth_limit), true,
-       "depth-first search to --depth-limit, cycle check on the path"},
-      {"iddfs", true, false, kBase | bit(Option::depth_limit), true,
-       "iterative deepening depth-first search up to --depth-limit"},
-      {"greedy", false, true, kInformed, true, "greedy best-first search on h"},
-      {"astar", true, true, kInformed, true, "A*: best-first on f = g + h"},
-      {"wastar", false, true, kInformed | bit(Option::weight), true, "weighted A*: f = g + w*h (--weight)"},
-      {"idastar", true, true, kPruned, true,
-       "IDA*: iterative deepening on f = g + h, pruned by the move automaton (--automaton)"},
-      {"aidastar", true, true, kPruned & ~kTraced, true,
-       "A*+IDA*: A* within --max-memory, then IDA* below its frontier on --threads (Bu & Korf 2019)"},
-  };
+  static const std::vector<AlgorithmInfo> catalog = catalogue::infos(catalogue::Algorithms{});
   return catalog;
 }
 
 const std::vector<HeuristicInfo>& heuristic_catalog() {
-  static const std::vector<HeuristicInfo> catalog{
-      {"misplaced", true, false, false, "tiles not on their goal cell (blank excluded)"},
-      {"manhattan", true, false, false, "sum of the tiles' Manhattan distances to their goal cells"},
-      {"linear-conflict", true, false, false, "Manhattan + 2 per tile that must leave its line to resolve reversals"},
-      {"inversions", false, false, false, "3 x |inversions(state) - inversions(goal)|"},
-      {"inversions-weighted", false, false, false,
-       "|weighted inversions(state) - weighted inversions(goal)|, pairs weighted by label difference"},
-      {"misplaced-inversions", false, false, false, "misplaced + 3 x |inversion difference|"},
-      {"misplaced-shared-pairs", true, false, false,
-       "misplaced minus value-inverted pairs already in goal order (at least 0)"},
-      {"index-distance", false, false, false, "sum of |index in state - index in goal|, ignoring geometry"},
-      {"exact", true, true, false, "the exact distance from the distance table"},
-      {"pdb", true, false, true,
-       "additive pattern databases: pdb picks the board's stock partition; pdb:7-8, pdb:6-6-3, pdb:5-5-5 "
-       "(4x4), pdb:6-6-6-6 (5x5), pdb:4-4 (3x3), pdb:1,2,3/4,5,6"},
-  };
+  static const std::vector<HeuristicInfo> catalog = catalogue::infos(catalogue::Heuristics{});
   return catalog;
 }
 
@@ -177,12 +197,28 @@ std::string default_search(const Board& board) {
   return board.cells() > kMaxCells ? "aidastar" : "idastar";
 }
 
+namespace {
+
+// A text option by its keyword ("max_nodes"); flags are taken by each front end in its own way.
+template <class M>
+void add_named(std::vector<NamedOption>& v, std::string_view name, Option o, M SolveRequest::*field) {
+  if constexpr (std::is_same_v<M, std::optional<std::string>>) {
+    std::string keyword(name);
+    std::replace(keyword.begin(), keyword.end(), '-', '_');
+    v.push_back({keyword, o, field});
+  }
+}
+
+}  // namespace
+
 const std::vector<NamedOption>& named_options() {
-  static const std::vector<NamedOption> options{
-      {"pattern", &SolveRequest::pattern},         {"weight", &SolveRequest::weight},
-      {"depth_limit", &SolveRequest::depth_limit}, {"max_nodes", &SolveRequest::max_nodes},
-      {"max_seconds", &SolveRequest::max_seconds}, {"max_memory", &SolveRequest::max_memory},
-      {"trace_limit", &SolveRequest::trace_limit}, {"automaton", &SolveRequest::automaton}};
+  static const std::vector<NamedOption> options = [] {
+    std::vector<NamedOption> v;
+#define TILESPACE_OPTION_NAMED(id, name, kind, help) add_named(v, name, Option::id, &SolveRequest::id);
+    TILESPACE_SOLVE_OPTIONS(TILESPACE_OPTION_NAMED)
+#undef TILESPACE_OPTION_NAMED
+    return v;
+  }();
   return options;
 }
 
@@ -211,24 +247,9 @@ SolvePlan plan_solve(const SolveRequest& q, const PlanContext& ctx) {
   }
 
   // Every option given must apply to the algorithm.
-  auto given = [&](Option o) -> bool {
-    switch (o) {
-      case Option::heuristic: return q.heuristic.has_value();
-      case Option::pattern: return q.pattern.has_value();
-      case Option::weight: return q.weight.has_value();
-      case Option::depth_limit: return q.depth_limit.has_value();
-      case Option::max_nodes: return q.max_nodes.has_value();
-      case Option::max_seconds: return q.max_seconds.has_value();
-      case Option::max_memory: return q.max_memory.has_value();
-      case Option::trace: return q.trace;
-      case Option::trace_limit: return q.trace_limit.has_value();
-      case Option::automaton: return q.automaton.has_value();
-    }
-    return false;
-  };
   for (int i = 0; i < kOptions; ++i) {
     const auto o = static_cast<Option>(i);
-    if (given(o) && !(alg->applies & bit(o))) {
+    if (q.given(o) && !(alg->applies & bit(o))) {
       const char* why = o == Option::heuristic || o == Option::pattern ? " (it takes no heuristic)" : "";
       throw option_error(std::string(option_name(o)), "does not apply to " + p.algorithm + why);
     }

@@ -1,4 +1,5 @@
-// Internal to the library: the pieces of the rank-space BFS that every layered engine shares (the
+// The engines' shared parts (include/tilespace/engine/: used by the library and tilespace-mpi,
+// not installed, not an API): the pieces of the rank-space BFS that every layered engine shares (the
 // byte engine in bfs.cpp, the two-bit engine in bfs2.cpp, the MPI engine in tools/mpi/): the
 // board geometry, the group cursor (a group's two permutations with their Lehmer digits, kept up
 // to date while a scan walks the groups in increasing order), the Lehmer-code deltas of vertical

@@ -6,7 +6,7 @@
 #include <span>
 #include <string_view>
 
-namespace tilespace::cli {
+namespace tilespace::server {
 
 struct Asset {
   const char* path;  // URL path, e.g. "/index.html", "/vendor/d3.min.js"
@@ -19,4 +19,4 @@ struct Asset {
 
 std::span<const Asset> viewer_assets();
 
-}  // namespace tilespace::cli
+}  // namespace tilespace::server

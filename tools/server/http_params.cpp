@@ -1,11 +1,13 @@
 // Requests of the HTTP service: targets and parameters, the API's words for input errors, and
 // problems from parameters.
-#include "cli/http_params.hpp"
+#include "server/http_params.hpp"
+
+#include "app/keywords.hpp"
 
 #include <cctype>
 #include <strings.h>
 
-namespace tilespace::cli {
+namespace tilespace::server {
 
 std::optional<std::string_view> HttpRequest::header(std::string_view name) const {
   for (const auto& [k, v] : headers)
@@ -62,7 +64,7 @@ bool parse_target(std::string_view target, std::string& path, HttpFields& params
   return true;
 }
 
-Params::Params(const HttpRequest& req, std::initializer_list<std::string_view> allowed) : req_(req) {
+Params::Params(const HttpRequest& req, const std::vector<std::string_view>& allowed) : req_(req) {
   for (std::size_t i = 0; i < req.params.size(); ++i) {
     const std::string& k = req.params[i].first;
     if (std::find(allowed.begin(), allowed.end(), k) == allowed.end()) {
@@ -92,22 +94,10 @@ bool Params::flag(std::string_view name) const {
   throw bad(n, n + " must be 0 or 1, not '" + *v + "'");
 }
 
-// An option's name in the API's words: "max-nodes" -> "max_nodes".
-std::string api_name(std::string name) {
-  std::replace(name.begin(), name.end(), '-', '_');
-  return name;
-}
-
-// An input error in the API's words: the parameter at fault, and the message about it.
+// An input error in the API's words (app/keywords.hpp): the parameter at fault, and the message.
 HttpError http_error(const InputError& e) {
-  using About = InputError::About;
-  switch (e.about) {
-    case About::start: return bad("start", "start: " + e.detail);
-    case About::goal: return bad("goal", "goal: " + e.detail);
-    case About::board: return bad("board", "board: " + e.detail);
-    case About::option: return bad(api_name(e.name), api_name(e.name) + ": " + e.detail);
-    default: return bad("", e.what());
-  }
+  const app::KeywordError k = app::keyword_error(e);
+  return bad(k.param, k.message);
 }
 
 // board, start (if `need_start`) and goal from the parameters, in the one grammar (problem.hpp).
@@ -127,4 +117,4 @@ Problem parse_pair(const Params& p, bool need_start) {
   }
 }
 
-}  // namespace tilespace::cli
+}  // namespace tilespace::server

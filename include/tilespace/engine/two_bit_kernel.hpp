@@ -1,4 +1,5 @@
-// Internal to the library: the two-bit engine's layer expansion (field layout in bfs.hpp), shared
+// The engines' shared parts (include/tilespace/engine/: used by the library and tilespace-mpi,
+// not installed, not an API): the two-bit engine's layer expansion (field layout in bfs.hpp), shared
 // by the threaded engine (bfs2.cpp) and the MPI engine (tools/mpi/). A process holds the fields of
 // some global words, at places its Layout gives (threaded: all of them, in place); targets outside
 // go to a Remote sink.
@@ -12,7 +13,7 @@
 #include <memory>
 #include <vector>
 
-#include "bfs_kernel.hpp"
+#include "tilespace/engine/layer_kernel.hpp"
 #include "tilespace/bfs.hpp"
 
 namespace tilespace::detail {

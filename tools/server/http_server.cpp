@@ -5,7 +5,7 @@
 // the body is stored, read the body, answer (inline or on the worker pool), write, and start over
 // while the client keeps the connection alive. Nothing here blocks an I/O thread but the
 // routing's inline answers, which are short by contract (HttpRouting::blocking).
-#include "cli/http_server.hpp"
+#include "server/http_server.hpp"
 
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -26,7 +26,7 @@
 
 #include "tilespace/errors.hpp"
 
-namespace tilespace::cli {
+namespace tilespace::server {
 
 namespace beast = boost::beast;
 namespace http = boost::beast::http;
@@ -360,4 +360,4 @@ HttpResponse answer_bytes(std::string_view bytes, const HttpLimits& limits, cons
   return res;
 }
 
-}  // namespace tilespace::cli
+}  // namespace tilespace::server

@@ -1,10 +1,8 @@
-// The pieces every subcommand shares (see common.hpp): options, the problem from the command
-// line, board printing, the result file, the animation, memory limits.
-#include "cli/common.hpp"
+// What every front end shares (common.hpp): the options, the problem, the stores, board text, the
+// result file, memory limits, and the sources of searches.
+#include "app/common.hpp"
 
 #include <unistd.h>
-
-#include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -16,26 +14,16 @@
 #include <system_error>
 #include <vector>
 
-#include "cli/report.hpp"
+#include "app/report.hpp"
 #include "tilespace/errors.hpp"
 #include "tilespace/pdb/heuristic.hpp"
 #include "tilespace/pdb/pattern.hpp"
 #include "tilespace/search/automaton.hpp"
 #include "tilespace/search/solve.hpp"
 
-namespace tilespace::cli {
+namespace tilespace::app {
 
 using nlohmann::json;
-
-void add_common(CLI::App* app, Common& c, bool goal, bool json_flag, bool start) {
-  app->add_option("--board", c.board, "Board as WxH (default: from the state, else 3x3)");
-  if (goal) app->add_option("--goal", c.goal, "Goal state (default: 1 2 ... N-1 0)");
-  app->add_option("--db", c.db, "Folder of the databases")->capture_default_str();
-  app->add_option("--threads", c.threads, "Threads for builds, batches and an aidastar search (0: all cores)")->check(CLI::Range(0, 1024));
-  app->add_flag("--progress", c.progress, "Report each BFS layer on stderr (default: when stderr is a terminal)");
-  if (json_flag) app->add_flag("--json", c.json, "Print JSON");
-  if (start) app->add_option("--blank", c.blank, "The blank's name when tiles are named (letters, words)");
-}
 
 std::optional<Board> board_option(const Common& c) { return parse_board(c.board); }
 
@@ -109,8 +97,6 @@ std::string board_text(const State& s, const Labels& labels, const std::string& 
   return out;
 }
 
-void print_board(const State& s, const Labels& labels) { std::fputs(board_text(s, labels).c_str(), stdout); }
-
 // Writes every board of the path to `file` (result.txt), atomically: temporary file, rename.
 void write_result(const std::string& file, const std::vector<State>& path, const Labels& labels,
                   const std::string& no_path_line) {
@@ -120,20 +106,6 @@ void write_result(const std::string& file, const std::vector<State>& path, const
     text += board_text(path[i], labels, "");
   }
   write_file_atomic(file, text);
-}
-
-// Plays the path board by board: in place on a terminal, frame after frame otherwise.
-void animate(const std::vector<State>& path, const Labels& labels, int delay_ms, bool zh) {
-  const bool tty = ::isatty(STDOUT_FILENO);
-  const int lines = path.empty() ? 0 : path[0].board.height() + 1;
-  for (std::size_t i = 0; i < path.size(); ++i) {
-    if (tty && i) std::printf("\x1b[%dA", lines);  // back to the top of the frame
-    std::printf(zh ? "第 %zu/%zu 步%s\n" : "move %zu/%zu%s\n", i, path.size() - 1, tty ? "\x1b[K" : "");
-    std::fputs(board_text(path[i], labels).c_str(), stdout);
-    if (!tty) std::puts("");
-    std::fflush(stdout);
-    if (tty && i + 1 < path.size()) ::usleep(static_cast<useconds_t>(delay_ms) * 1000);
-  }
 }
 
 // Without --max-memory a search may use 3/4 of physical memory, then stops with exit 4: a
@@ -186,16 +158,30 @@ pdb::Partition partition_for(const std::string& heuristic, const std::string& pa
   return pdb::parse_partition(spec, goal);
 }
 
-}  // namespace tilespace::cli
+}  // namespace tilespace::app
 
-namespace tilespace::cli {
+namespace tilespace::app {
 
-SearchSources::SearchSources(Common& c) : c_(c), pdbs_(make_pdb_store(c)), tables_(make_store(c)) {}
+SearchSources::SearchSources(Common& c, double max_table_build_seconds)
+    : c_(c), pdbs_(make_pdb_store(c)), tables_(make_store(c, max_table_build_seconds)) {}
 SearchSources::~SearchSources() = default;
+
+const GoalTable* SearchSources::table(const Board& b, int blank) {
+  const std::lock_guard lock(tables_mu_);
+  if (const GoalTable* t = tables_.goal_loaded(b, blank)) return t;
+  if (!tables_.at_hand(b, blank)) return nullptr;
+  return &tables_.goal(b, blank);
+}
+
+bool SearchSources::table_at_hand(const Board& b, int blank) {
+  const std::lock_guard lock(tables_mu_);
+  return tables_.goal_loaded(b, blank) || tables_.at_hand(b, blank);
+}
 
 std::string SearchSources::prepare(const search::SolvePlan& plan, const State& goal, search::SolveOptions& o, bool announce) {
   std::string name = plan.heuristic;
   if (plan.pattern_database) {
+    const std::lock_guard lock(pdbs_mu_);
     const pdb::Partition part = partition_for(plan.heuristic, plan.pattern, goal, pdbs_);
     name = "pdb:" + part.name;
     const std::string key = goal.board.name() + goal.to_string() + name;
@@ -210,12 +196,16 @@ std::string SearchSources::prepare(const search::SolvePlan& plan, const State& g
     }
     o.pdb = it->second.get();
   }
-  if (plan.needs_table) o.table = &tables_.goal(goal.board, goal.blank);
+  if (plan.needs_table) {
+    const std::lock_guard lock(tables_mu_);
+    o.table = &tables_.goal(goal.board, goal.blank);
+  }
   if (plan.automaton) {
+    const std::lock_guard lock(pdbs_mu_);
     if (!automaton_) automaton_ = load_automaton(c_);
     o.automaton = automaton_.get();
   }
   return name;
 }
 
-}  // namespace tilespace::cli
+}  // namespace tilespace::app

@@ -12,7 +12,7 @@
 #include "tilespace/search/trace.hpp"
 #include "tilespace/state.hpp"
 
-namespace tilespace::cli {
+namespace tilespace::app {
 
 // board, start, goal, algorithm, heuristic (null for uninformed ones), solvable, length (null
 // unless solved), moves (U/D/L/R: where the blank went), expanded, generated, peak_open, closed,
@@ -53,4 +53,4 @@ std::string solve_document(const nlohmann::json& head, const search::Trace* trac
 // place); DataError naming the file if it cannot be written (exit 3), leaving nothing behind.
 void write_file_atomic(const std::string& file, const std::string& text);
 
-}  // namespace tilespace::cli
+}  // namespace tilespace::app

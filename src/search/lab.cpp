@@ -7,12 +7,11 @@
 #include <chrono>
 #include <cmath>
 #include <tuple>
+#include <type_traits>
 
+#include "catalogue.hpp"
 #include "tilespace/errors.hpp"
 #include "tilespace/rank.hpp"
-#include "tilespace/search/algorithms.hpp"
-#include "tilespace/search/heuristics.hpp"
-#include "heuristic_dispatch.hpp"
 
 namespace tilespace::search {
 
@@ -96,24 +95,28 @@ Solver::Solver(const Combo& combo, const State& goal, const SolveOptions& base) 
   SolveOptions o = base;
   o.algorithm = combo.algorithm;
   o.heuristic = combo.heuristic.empty() ? "manhattan" : combo.heuristic;
-  const std::string& a = combo.algorithm;
-  if ((a != "bfs" && a != "astar" && a != "greedy" && a != "wastar") || !is_packed(goal.board)) {  // nothing to reuse
-    run_ = [o, goal](const State& s) { return solve(s, goal, o); };
-    return;
-  }
+  run_ = [o, goal](const State& s) { return solve(s, goal, o); };  // unless a search keeps its storage
+  if (!is_packed(goal.board)) return;
   auto domain = std::make_shared<Domain>(goal);
-  if (a == "bfs") {
-    run_ = reusing(std::make_shared<BreadthFirst<Domain>>(*domain), domain, goal, o.limits);
-    return;
-  }
-  const int wg = a == "greedy" ? 0 : a == "wastar" ? 100 : 1;
-  const int wh = a == "wastar" ? static_cast<int>(std::lround(o.weight * 100)) : 1;
-  with_heuristic(*domain, o.heuristic, HeuristicSources{o.table, o.pdb}, [&](auto h) {
-    using H = typename decltype(h)::element_type;
-    auto keep = std::make_shared<std::pair<std::shared_ptr<Domain>, decltype(h)>>(domain, h);
-    run_ = reusing(std::make_shared<BestFirst<Domain, H>>(*domain, *h, wg, wh), keep, goal, o.limits);
-    return Result{};
-  });
+  // Breadth-first and the best-first searches (catalogue.hpp: the entries with weights) keep their
+  // storage between runs.
+  catalogue::with_entry(
+      catalogue::Algorithms{}, o.algorithm,
+      [&]<class A>() {
+        if constexpr (std::is_same_v<A, catalogue::Bfs>) {
+          run_ = reusing(std::make_shared<BreadthFirst<Domain>>(*domain), domain, goal, o.limits);
+        } else if constexpr (requires { A::weights(o); }) {
+          const auto [wg, wh] = A::weights(o);
+          with_heuristic(*domain, o.heuristic, HeuristicSources{o.table, o.pdb}, [&](auto h) {
+            using H = typename decltype(h)::element_type;
+            auto keep = std::make_shared<std::pair<std::shared_ptr<Domain>, decltype(h)>>(domain, h);
+            run_ = reusing(std::make_shared<BestFirst<Domain, H>>(*domain, *h, wg, wh), keep, goal, o.limits);
+            return 0;
+          });
+        }
+        return 0;
+      },
+      [] {});  // an unknown name: solve() says so
 }
 
 Result Solver::run(const State& start) { return run_(start); }

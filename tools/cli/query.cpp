@@ -1,0 +1,145 @@
+// `tilespace query`: one START's optimal length from the exact table, or --batch FILE: one
+// answer a line (query.hpp run_batch).
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <cstdio>
+#include <iostream>
+#include <mutex>
+#include <sstream>
+#include <thread>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cli/commands.hpp"
+#include "cli/terminal.hpp"
+#include "cli/messages.hpp"
+#include "app/report.hpp"
+#include "tilespace/distance_table.hpp"
+#include "tilespace/errors.hpp"
+#include "tilespace/memory.hpp"
+#include "tilespace/pdb/database.hpp"
+#include "tilespace/pdb/pattern.hpp"
+#include "tilespace/query.hpp"
+#include "tilespace/search/automaton.hpp"
+#include "tilespace/search/registry.hpp"
+#include "tilespace/symmetry.hpp"
+#include "tilespace/table_store.hpp"
+
+namespace tilespace::cli {
+
+using nlohmann::json;
+
+int cmd_query(Common& c, const std::optional<std::string>& start_arg) {
+  if (!start_arg) throw InputError("query needs a START state (or - for standard input) or --batch FILE");
+  const Problem p = read_problem(c, start_arg);
+  TableStore store = make_store(c);
+  const State& s = *p.start;
+  std::optional<int> d;
+  if (solvable(s, p.goal)) d = store.goal(p.goal.board, p.goal.blank).distance(s, p.goal);
+  if (c.json) {
+    json j{{"board", s.board.name()}, {"start", tiles_json(s)}, {"goal", tiles_json(p.goal)}, {"reachable", d.has_value()}};
+    j["length"] = d ? json(*d) : json(nullptr);
+    std::puts(j.dump().c_str());
+  } else {
+    const Messages m(c.lang);
+    std::puts(d ? m.optimal_length(*d).c_str() : m.get("unreachable").c_str());
+  }
+  return d ? kExitOk : kExitUnreachable;
+}
+
+int cmd_batch(Common& c, const std::string& file) {
+  Problem p = read_problem(c, std::nullopt);
+  TableStore store = make_store(c);
+  std::FILE* in = stdin;
+  if (file != "-") {
+    std::error_code ec;
+    if (std::filesystem::is_directory(file, ec)) throw InputError(InputError::About::file, "is a folder, not a file", file);
+    in = std::fopen(file.c_str(), "rb");
+    if (!in) throw InputError(InputError::About::file, std::string("cannot read: ") + std::strerror(errno), file);
+  }
+  BatchOptions opt;
+  opt.goal = p.goal;
+  opt.json = c.json;
+  opt.name = file == "-" ? "standard input" : file;
+  std::mutex store_mutex;
+  opt.store_mutex = &store_mutex;
+  // Each chunk of whole lines is cut into one part per thread, answered in parallel, and written
+  // in order; the parts' first line numbers are counted beforehand, so messages name the lines.
+  const int threads = c.threads > 0 ? c.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  tbb::task_arena arena(threads);
+  struct Part {
+    std::string_view text;
+    std::string out;
+    std::ostringstream err;
+    BatchStats stats;
+  };
+  std::vector<Part> parts(static_cast<std::size_t>(threads));
+  BatchStats total;
+  std::string buf;
+  std::vector<char> chunk(1 << 22);
+  const auto t0 = std::chrono::steady_clock::now();
+  for (bool eof = false; !eof;) {
+    const std::size_t got = std::fread(chunk.data(), 1, chunk.size(), in);
+    eof = got < chunk.size();
+    buf.append(chunk.data(), got);
+    const std::size_t cut = eof ? buf.size() : buf.rfind('\n') + 1;  // rfind npos+1 == 0: keep all
+    const std::string_view whole = std::string_view(buf).substr(0, cut);
+    std::size_t from = 0;
+    std::vector<std::uint64_t> first_line(parts.size());
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      std::size_t to = i + 1 == parts.size() ? whole.size() : whole.size() * (i + 1) / parts.size();
+      if (to > from && to < whole.size()) to = std::min(whole.size(), whole.find('\n', to - 1) + 1);
+      if (to < from) to = from;
+      parts[i].text = whole.substr(from, to - from);
+      first_line[i] = opt.first_line;
+      opt.first_line += static_cast<std::uint64_t>(std::count(parts[i].text.begin(), parts[i].text.end(), '\n'));
+      if (!parts[i].text.empty() && parts[i].text.back() != '\n') ++opt.first_line;  // the last line, unended
+      from = to;
+    }
+    arena.execute([&] {
+      tbb::parallel_for(std::size_t{0}, parts.size(), [&](std::size_t i) {
+        Part& part = parts[i];
+        part.out.clear();
+        part.err.str("");
+        BatchOptions o = opt;
+        o.first_line = first_line[i];
+        part.stats = run_batch(store, part.text, part.out, part.err, o);
+      });
+    });
+    for (Part& part : parts) {
+      if (std::fwrite(part.out.data(), 1, part.out.size(), stdout) != part.out.size())
+        throw DataError("standard output: write failed");
+      std::cerr << part.err.str();
+      total.answered += part.stats.answered;
+      total.unreachable += part.stats.unreachable;
+      total.errors += part.stats.errors;
+    }
+    buf.erase(0, cut);
+  }
+  if (std::fflush(stdout) != 0) throw DataError("standard output: write failed");
+  const bool read_error = std::ferror(in);
+  if (in != stdin) std::fclose(in);
+  if (read_error) throw InputError(InputError::About::file, "cannot read", file == "-" ? "standard input" : file);
+  if (c.progress || ::isatty(STDERR_FILENO)) {
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const auto n = total.answered + total.unreachable;
+    std::fprintf(stderr, "tilespace: %llu queries (%llu unreachable, %llu bad) in %.3f s\n",
+                 static_cast<unsigned long long>(n), static_cast<unsigned long long>(total.unreachable),
+                 static_cast<unsigned long long>(total.errors), secs);
+  }
+  return total.errors ? kExitInput : total.unreachable ? kExitUnreachable : kExitOk;
+}
+
+}  // namespace tilespace::cli
