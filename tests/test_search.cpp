@@ -8,8 +8,10 @@
 #include "tilespace/goal_table.hpp"
 #include "tilespace/errors.hpp"
 #include "tilespace/search/algorithms.hpp"
+#include "tilespace/search/concepts.hpp"
 #include "tilespace/search/heuristics.hpp"
 #include "tilespace/search/lab.hpp"
+#include "tilespace/search/pattern_heuristic.hpp"
 #include "tilespace/search/solve.hpp"
 
 using namespace tilespace;
@@ -56,6 +58,22 @@ void each_heuristic(const Domain& d, F&& f) {
   f("misplaced-shared-pairs", MisplacedSharedPairs(d));
   f("index-distance", IndexDistance(d));
 }
+
+// Every domain and heuristic satisfies the concepts the algorithms require (concepts.hpp), on
+// both domains, and the optional parts are where IDA* and Ops<H> expect them.
+template <class D, template <class> class... Hs>
+constexpr bool all_heuristics = (Heuristic<Hs<D>, D> && ...);
+static_assert(SearchDomain<Domain> && SearchDomain<WideDomain>);
+static_assert(!SearchDomain<State> && !Heuristic<Domain, Domain>);
+static_assert(all_heuristics<Domain, Misplaced, Manhattan, LinearConflict, Inversions, InversionsWeighted,
+                             MisplacedInversions, MisplacedSharedPairs, IndexDistance, Exact, PatternDatabases>);
+static_assert(all_heuristics<WideDomain, Misplaced, Manhattan, LinearConflict, Inversions, InversionsWeighted,
+                             MisplacedInversions, MisplacedSharedPairs, IndexDistance, Exact, PatternDatabases>);
+static_assert(UnrolledHeuristic<Manhattan<Domain>> && UnrolledHeuristic<PatternDatabases<WideDomain>>);
+static_assert(!UnrolledHeuristic<Misplaced<Domain>> && !UnrolledHeuristic<LinearConflict<WideDomain>>);
+static_assert(CompositeValueHeuristic<PatternDatabases<Domain>> && !CompositeValueHeuristic<Manhattan<Domain>>);
+static_assert(CappedHeuristic<PatternDatabases<WideDomain>, Word128> && !CappedHeuristic<Manhattan<WideDomain>, Word128>);
+static_assert(IncrementalHeuristic<Exact<Domain>, std::uint64_t> && !CappedHeuristic<Exact<Domain>, std::uint64_t>);
 
 }  // namespace
 

@@ -22,6 +22,7 @@ version=$(sed -n 's/^#define TILESPACE_VERSION "\(.*\)"$/\1/p' "$prefix/include/
 libdir=$(cd "$prefix" && dirname "$(find . -name libtilespace.a | head -1)")
 [[ $libdir != . ]] || fail "libtilespace.a is not installed"
 for f in bin/tilespace include/tilespace/distance_table.hpp include/tilespace/search/registry.hpp \
+         include/tilespace/search/algorithms/ida_star.hpp \
          "$libdir/cmake/tilespace/tilespaceConfig.cmake" "$libdir/cmake/tilespace/tilespaceConfigVersion.cmake" \
          "$libdir/pkgconfig/tilespace.pc" share/man/man1/tilespace.1 share/bash-completion/completions/tilespace; do
   [[ -f $prefix/$f ]] || fail "$f is not installed"

@@ -13,9 +13,11 @@
 // With the optional `cap`, update may stop early once the value is known to exceed cap (IDA*
 // prunes such a child anyway); the value it then returns is still a lower bound of the true one.
 // `update` is O(1) where the heuristic allows (misplaced, Manhattan, one or two pattern-database
-// lookups); others recompute. `Ops<H>` (below) is how algorithms call any of them.
+// lookups); others recompute.
 // Optional: `static constexpr bool kUnrolled = true;` lets IDA* unroll its node loop on the boards
-// of static shape (algorithms.hpp, StaticBoard); set by the heuristics of the long searches.
+// of static shape (algorithms/ida_star.hpp, StaticBoard); set by the heuristics of the long searches.
+// In code: the concept Heuristic<H, D> (concepts.hpp), which the algorithms require, and one
+// concept per optional part; `Ops<H>` (concepts.hpp) is how algorithms call any heuristic.
 // Thread-safety: immutable after construction.
 #pragma once
 
@@ -28,6 +30,7 @@
 #include <vector>
 
 #include "tilespace/goal_table.hpp"
+#include "tilespace/search/concepts.hpp"
 #include "tilespace/search/domain.hpp"
 #include "tilespace/search/registry.hpp"
 
@@ -255,30 +258,6 @@ struct Exact {
     return v ? *v : 0;
   }
   int update(int, typename D::Word after, int b, int, int, int) const { return eval(after, b); }
-};
-
-// How algorithms call a heuristic whatever its optional parts (see the contract above).
-template <class H>
-struct Ops {
- private:
-  template <class T>
-  static auto value_type(int) -> typename T::Value;
-  template <class T>
-  static auto value_type(...) -> int;
-
- public:
-  using Value = decltype(value_type<H>(0));
-  static int h(const Value& v) noexcept {
-    if constexpr (requires { H::value(v); }) return H::value(v);
-    else return v;
-  }
-  template <class W>
-  static Value update(const H& heur, const Value& v, W after, int blank_after, int tile, int from, int to, int cap) {
-    if constexpr (requires { heur.update(v, after, blank_after, tile, from, to, cap); })
-      return heur.update(v, after, blank_after, tile, from, to, cap);
-    else
-      return heur.update(v, after, blank_after, tile, from, to);
-  }
 };
 
 }  // namespace tilespace::search

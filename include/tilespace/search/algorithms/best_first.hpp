@@ -1,0 +1,214 @@
+// Best-first search (algorithms.hpp): OPEN ordered by wg*g + wh*h, which makes it A* (1, 1),
+// weighted A* (100, 100w) or greedy (0, 1). `BestFirst` keeps its storage between runs (lab.hpp's
+// solvers) and is the A* phase of the hybrid search (hybrid.hpp: its store limit and frontier).
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "tilespace/search/algorithms/common.hpp"
+#include "tilespace/search/concepts.hpp"
+#include "tilespace/search/node_map.hpp"
+#include "tilespace/search/result.hpp"
+#include "tilespace/search/trace.hpp"
+#include "tilespace/state.hpp"
+
+namespace tilespace::search {
+
+// Best-first search with storage that is kept between runs (no allocation once warm): OPEN is a
+// bucket queue indexed by the integer key, each bucket a stack. A cheaper path to a known state
+// reopens it (lazy deletion: a popped entry whose g is not the node's current g is skipped).
+// `store_limit` (0: none) caps the nodes stored: the search then stops with Stop::Memory, and
+// frontier() lists OPEN for the hybrid search.
+template <SearchDomain D, Heuristic<D> H>
+class BestFirst {
+ public:
+  using W = typename D::Word;
+  using V = typename Ops<H>::Value;
+  // The bytes a stored node costs: the node, its h, its two hash slots, an OPEN entry.
+  static constexpr std::size_t kBytesPerNode = sizeof(BasicNode<W>) + 4 + 2 * (sizeof(W) + 4) + 8;
+
+  BestFirst(const D& d, const H& h, int wg, int wh) : d_(d), h_(h), wg_(wg), wh_(wh) {}
+
+  Result run(const State& start, const Limits& limits, Trace* tr = nullptr, std::size_t store_limit = 0) {
+    if constexpr (D::kPacked) {
+      if (tr) return run_impl<true>(start, limits, tr, store_limit);
+    }
+    return run_impl<false>(start, limits, nullptr, store_limit);
+  }
+
+  // One node of OPEN: where the hybrid search goes on from.
+  struct Frontier {
+    W packed;
+    std::uint32_t node;  // its index, for the path (path_to)
+    std::uint16_t g, h;
+    std::uint8_t blank, parent_blank;  // parent_blank: 255 for the start
+  };
+  // OPEN after a run stopped on its store limit, in order of f, then smaller h first.
+  std::vector<Frontier> frontier() const {
+    std::vector<Frontier> out;
+    for (std::size_t k = min_key_; k < buckets_.size(); ++k) {
+      const auto& b = buckets_[k];
+      for (auto e = b.rbegin(); e != b.rend(); ++e) {  // a bucket is a stack: newest first
+        const BasicNode<W>& n = nodes_[e->node];
+        if (n.closed || n.g != e->g) continue;
+        const std::uint8_t pb = n.parent == NodeMap::kAbsent ? 255 : nodes_[n.parent].blank;
+        out.push_back({n.packed, e->node, n.g, static_cast<std::uint16_t>(hval_[e->node]), n.blank, pb});
+      }
+    }
+    if (wg_ != 1 || wh_ != 1)  // the A* key already orders by f, then by depth (= smaller h)
+      std::stable_sort(out.begin(), out.end(), [](const Frontier& a, const Frontier& b) {
+        return a.g + a.h != b.g + b.h ? a.g + a.h < b.g + b.h : a.h < b.h;
+      });
+    return out;
+  }
+  // The states from the start to stored node i.
+  std::vector<State> path_to(std::uint32_t i) const {
+    Result r;
+    detail::path_from(d_, nodes_, i, r);
+    return std::move(r.path);
+  }
+  // Frees the hash map and OPEN (the nodes stay, for path_to).
+  void release_index() {
+    seen_ = BasicNodeMap<W>(16);
+    std::vector<std::vector<Entry>>().swap(buckets_);
+    open_size_ = 0;
+  }
+  std::uint64_t bytes() const noexcept { return detail::store_bytes(nodes_, seen_) + hval_.capacity() * 4; }
+
+ private:
+  template <bool kTraced>
+  Result run_impl(const State& start, const Limits& limits, Trace* tr, std::size_t store_limit) {
+    Result r;
+    Budget budget(limits);
+    nodes_.clear();
+    hval_.clear();
+    seen_.clear();
+    for (auto& b : buckets_) b.clear();
+    open_size_ = 0;
+    std::size_t peak_open_bytes = 0;
+    const W s = D::pack(start);
+    nodes_.push_back({s, NodeMap::kAbsent, 0, static_cast<std::uint8_t>(start.blank), 0});
+    hval_.push_back(static_cast<std::uint32_t>(Ops<H>::h(h_.eval(s, start.blank))));
+    seen_.insert(s, 0);
+    if constexpr (kTraced) tid_.assign(1, tr->root(D::trace_word(s), static_cast<int>(hval_[0])));
+    min_key_ = key(0);
+    push(0);
+    r.generated = 1;
+    while (open_size_ > 0) {
+      while (buckets_[min_key_].empty()) ++min_key_;
+      const Entry e = buckets_[min_key_].back();
+      BasicNode<W>& n = nodes_[e.node];
+      if (n.closed || n.g != e.g) {  // stale entry
+        buckets_[min_key_].pop_back();
+        --open_size_;
+        continue;
+      }
+      if (n.packed == d_.goal_packed) {
+        detail::path_from(d_, nodes_, e.node, r);
+        if constexpr (kTraced) tr->solved_at(tid_[e.node]);
+        break;
+      }
+      if (store_limit && nodes_.size() + 4 > store_limit) {  // full: the entry stays in OPEN
+        r.stopped = Stop::Memory;
+        break;
+      }
+      buckets_[min_key_].pop_back();
+      --open_size_;
+      peak_open_bytes = std::max(peak_open_bytes, open_size_ * sizeof(Entry));
+      const std::uint64_t bytes = detail::store_bytes(nodes_, seen_) + hval_.capacity() * 4 + peak_open_bytes;
+      if (!budget.step(r, bytes)) {
+        push(e.node);  // back into OPEN, so the frontier stays whole
+        break;
+      }
+      n.closed = 1;
+      ++r.expanded;
+      const BasicNode<W> cur = n;
+      V vcur;
+      if constexpr (std::is_same_v<V, int>) vcur = static_cast<int>(hval_[e.node]);
+      else vcur = h_.eval(cur.packed, cur.blank);
+      const int back = cur.parent != NodeMap::kAbsent ? nodes_[cur.parent].blank : -1;
+      std::uint32_t tcur = Trace::kNone;
+      if constexpr (kTraced) {
+        tcur = tid_[e.node];
+        tr->expand(tcur);
+      }
+      const auto& nb = d_.board.neighbours(cur.blank);
+      for (int k = 0; k < nb.count; ++k) {
+        const int to = nb.cell[k];
+        if (to == back) continue;  // undoing the last move
+        const W p = D::move(cur.packed, cur.blank, to);
+        ++r.generated;
+        const auto g = static_cast<std::uint16_t>(cur.g + 1);
+        const auto idx = static_cast<std::uint32_t>(nodes_.size());
+        const std::uint32_t at = seen_.insert(p, idx);
+        if (at == idx) {
+          if (store_limit && nodes_.size() == nodes_.capacity() && 2 * nodes_.size() > store_limit) {
+            nodes_.reserve(store_limit);  // no doubling past the budget
+            hval_.reserve(store_limit);
+          }
+          nodes_.push_back({p, e.node, g, static_cast<std::uint8_t>(to), 0});
+          const int tile = D::tile_at(cur.packed, to);
+          const int hv = Ops<H>::h(Ops<H>::update(h_, vcur, p, to, tile, to, cur.blank, 1 << 20));
+          hval_.push_back(static_cast<std::uint32_t>(hv));
+          if constexpr (kTraced) tid_.push_back(tr->node(D::trace_word(p), tcur, g, hv));
+          push(idx);
+        } else if (wg_ > 0 && g < nodes_[at].g) {  // a cheaper path: (re)open it
+          nodes_[at].g = g;
+          nodes_[at].parent = e.node;
+          nodes_[at].closed = 0;
+          if constexpr (kTraced) tid_[at] = tr->node(D::trace_word(p), tcur, g, static_cast<int>(hval_[at]));
+          push(at);
+        } else if constexpr (kTraced) {
+          tr->node(D::trace_word(p), tcur, g, static_cast<int>(hval_[at]), true);
+        }
+      }
+      r.peak_open = std::max<std::uint64_t>(r.peak_open, open_size_);
+    }
+    r.closed = seen_.size();
+    r.seconds = budget.elapsed();
+    return r;
+  }
+
+  struct Entry {
+    std::uint32_t node;
+    std::uint16_t g;
+  };
+  // A*: f in the high bits and 255 - g in the low byte, so equal f pops the deepest node first;
+  // other weights: the plain key (ties go to the most recent node).
+  std::uint32_t key(std::uint32_t i) const noexcept {
+    const std::uint32_t k = static_cast<std::uint32_t>(wg_) * nodes_[i].g + static_cast<std::uint32_t>(wh_) * hval_[i];
+    if (wg_ == 1 && wh_ == 1) return (k << 8) | (255u - std::min<std::uint32_t>(nodes_[i].g, 255u));
+    return k;
+  }
+  void push(std::uint32_t i) {
+    const std::uint32_t k = key(i);
+    if (k >= buckets_.size()) buckets_.resize(std::max<std::size_t>(k + 1, 2 * buckets_.size()));
+    buckets_[k].push_back({i, nodes_[i].g});
+    if (k < min_key_) min_key_ = k;  // only with an inconsistent heuristic or weights
+    ++open_size_;
+  }
+
+  const D& d_;
+  const H& h_;
+  int wg_, wh_;
+  std::vector<BasicNode<W>> nodes_;
+  std::vector<std::uint32_t> hval_;
+  std::vector<std::uint32_t> tid_;  // trace id of each node's latest generation (only when tracing)
+  BasicNodeMap<W> seen_;
+  std::vector<std::vector<Entry>> buckets_;
+  std::size_t open_size_ = 0;
+  std::uint32_t min_key_ = 0;
+};
+
+template <SearchDomain D, Heuristic<D> H>
+Result best_first(const D& d, const H& h, const State& start, int wg, int wh, const Limits& limits,
+                  Trace* tr = nullptr) {
+  return BestFirst<D, H>(d, h, wg, wh).run(start, limits, tr);
+}
+
+}  // namespace tilespace::search
