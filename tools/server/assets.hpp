@@ -1,4 +1,5 @@
-// The viewer's files (tools/viewer/static/* and d3's dist/d3.min.js), embedded in the binary at
+// The viewer's files (tools/viewer/static/*, /app.js bundled from tools/viewer/src/*.js and d3's
+// bundle at /vendor/d3.min.js, both by esbuild), embedded in the binary at
 // build time by CMake (cmake/viewer_assets.cmake writes viewer_assets.cpp with .incbin), so that
 // `tilespace serve` needs no files beside it.
 #pragma once

@@ -89,7 +89,6 @@ Routes::Routes(Service& service, const ServeFlags& flags)
   if (!flags.static_dir.empty()) {
     static_dir_ = flags.static_dir;
     if (!std::filesystem::is_directory(static_dir_)) throw InputError("--static: no folder " + flags.static_dir);
-    return;
   }
   static std::unordered_map<std::string, std::string> types;
   for (const Asset& a : viewer_assets()) {
@@ -182,7 +181,9 @@ HttpResponse Routes::file(const HttpRequest& req) const {
     r.body.assign(it->second.body);
     return r;
   }
-  // --static DIR: read from disk on every request, within DIR only; d3 from the viewer's npm folder.
+  // --static DIR: read from disk on every request, within DIR only; d3 from the viewer's npm folder;
+  // /app.js, which the build bundles from tools/viewer/src, from DIR when there (esbuild --watch, see
+  // tools/viewer/README.md), else the embedded bundle.
   if (path.find("..") != std::string::npos || path.find('\\') != std::string::npos ||
       path.find('\0') != std::string::npos)
     return error(404, "not found: " + req.path);
@@ -191,6 +192,10 @@ HttpResponse Routes::file(const HttpRequest& req) const {
                                          : static_dir_ / path.substr(1);
   std::error_code ec;
   if (!std::filesystem::is_regular_file(disk, ec)) {
+    if (const auto it = path == "/app.js" ? files_.find(path) : files_.end(); it != files_.end()) {
+      r.body.assign(it->second.body);
+      return r;
+    }
     return error(404, path == "/vendor/d3.min.js" ? "no " + disk.string() + " (run npm ci in tools/viewer)"
                                                   : "not found: " + req.path);
   }

@@ -39,7 +39,7 @@ class Routes {
   };
   Service& service_;
   std::uint64_t max_batch_;
-  std::filesystem::path static_dir_;  // empty: the embedded files
+  std::filesystem::path static_dir_;  // empty: the embedded files (with --static, still /app.js when DIR has none)
   std::unordered_map<std::string, File> files_;
 };
 
