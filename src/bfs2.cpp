@@ -16,8 +16,6 @@
 namespace tilespace {
 
 namespace {
-// Depths are listed in the database header (at most 480 values).
-constexpr int kMaxTwoBitDepth = 479;
 // Far targets are deferred only when TwoBitOptions::far_region_log2 asks for it. Measured whole
 // 2x7 builds: the BFS took 1,333 s with deferral against 1,028-1,033 s without (quiet machine, one
 // session), and 17 % more CPU on 3x4: the buckets cost more than the random updates they
@@ -110,8 +108,8 @@ TwoBitResult bfs_two_bit(const Ranker& ranker, std::span<std::uint64_t> fields, 
       });
     }
     for (int layer = p.next_layer; p.pending > 0; ++layer) {
-      if (layer > kMaxTwoBitDepth)
-        throw ResourceError("search deeper than " + std::to_string(kMaxTwoBitDepth) + " moves");
+      if (layer > detail::kMaxTwoBitDepth)
+        throw ResourceError("search deeper than " + std::to_string(detail::kMaxTwoBitDepth) + " moves");
       const bool collect = p.pending <= kFarthestKept;
       detail::NoRemote none;
       std::uint64_t* cur = marks[layer & 1].data();

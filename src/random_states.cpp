@@ -14,7 +14,7 @@
 #include "tilespace/errors.hpp"
 #include "tilespace/goal_table.hpp"
 #include "tilespace/rank.hpp"
-#include "tilespace/search/registry.hpp"
+#include "tilespace/numbers.hpp"
 
 namespace tilespace {
 
@@ -145,8 +145,8 @@ std::uint64_t random_seed() {
 
 RandomOptions parse_random_options(const std::optional<std::string>& seed, const std::optional<std::string>& depth) {
   RandomOptions o;
-  o.seed = seed ? search::parse_whole("seed", *seed, 0, UINT64_MAX) : random_seed();
-  if (depth) o.depth = static_cast<int>(search::parse_whole("depth", *depth, 0, 1000));
+  o.seed = seed ? parse_whole("seed", *seed, 0, UINT64_MAX) : random_seed();
+  if (depth) o.depth = static_cast<int>(parse_whole("depth", *depth, 0, 1000));
   return o;
 }
 

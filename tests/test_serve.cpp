@@ -276,6 +276,15 @@ TEST_CASE("serve: bad requests get a JSON error naming the parameter, and the se
   REQUIRE_THAT(other.body["error"].get<std::string>(),
                Catch::EndsWith("; build it with: tilespace build --board 3x4 --goal '0 1 2 3 4 5 6 7 8 9 10 11' --db " +
                                dir.path.string()));
+  // /api/solve's table and exact heuristic without the table: the same 404 and command, about the
+  // parameter that asked for it (the one solve of every front end, app/solve.hpp).
+  const Reply descent = get(cli, "/api/solve?board=3x4&start=1+2+3+4+5+6+7+8+9+10+0+11&algorithm=table");
+  REQUIRE(descent.status == 404);
+  REQUIRE(descent.body["param"] == "algorithm");
+  REQUIRE_THAT(descent.body["error"].get<std::string>(), Catch::Contains("tilespace build --board 3x4 --db"));
+  const Reply exact = get(cli, "/api/solve?board=3x4&start=1+2+3+4+5+6+7+8+9+10+0+11&algorithm=astar&heuristic=exact");
+  REQUIRE(exact.status == 404);
+  REQUIRE(exact.body["param"] == "heuristic");
   // A board whose table cannot exist says so (and does not suggest building it).
   const Reply big = get(cli, "/api/query?board=4x4&start=1+2+3+4+5+6+7+8+9+10+11+12+13+14+0+15");
   REQUIRE(big.status == 404);

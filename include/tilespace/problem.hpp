@@ -69,6 +69,17 @@ class LineReader {
 // True when a content line (from LineReader) holds nothing but blanks.
 bool blank_line(std::string_view line) noexcept;
 
+// Calls f(line, number) for every line of `text` that holds something (LineReader's lines, blank
+// ones skipped): the line loop of every file of one item a line (check, solve --batch, suites).
+template <class F>
+void for_each_content_line(std::string_view text, F&& f) {
+  LineReader reader(text);
+  std::string_view line;
+  std::uint64_t number = 0;
+  while (reader.next(line, number))
+    if (!blank_line(line)) f(line, number);
+}
+
 // ---- problems ----
 
 struct Problem {

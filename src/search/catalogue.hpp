@@ -40,7 +40,8 @@ inline constexpr OptionSet kPruned = kInformed | bit(Option::automaton);
 // lab's reusable searches take.
 
 struct Table {
-  static constexpr AlgorithmInfo info{"table", true, false, kBase, false, "descent on the exact distance table"};
+  static constexpr AlgorithmInfo info{"table", true, false, kBase, false, "descent on the exact distance table",
+                                      /*needs_table=*/true};
   template <class D>
   static Result run(const D& d, const State& start, const SolveOptions& o) {
     if constexpr (D::kPacked) {
@@ -134,7 +135,8 @@ struct Idastar {
 struct Aidastar {
   static constexpr AlgorithmInfo info{
       "aidastar", true, true, kPruned & ~kTraced, true,
-      "A*+IDA*: A* within --max-memory, then IDA* below its frontier on --threads (Bu & Korf 2019)"};
+      "A*+IDA*: A* within --max-memory, then IDA* below its frontier on --threads (Bu & Korf 2019)",
+      /*needs_table=*/false, /*memory_is_store=*/true};
   template <class D, class H>
   static Result run(const D& d, const H& h, const State& start, const SolveOptions& o) {
     if (o.trace) throw option_error("trace", "is not recorded by aidastar");

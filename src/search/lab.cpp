@@ -54,7 +54,7 @@ std::vector<Combo> parse_combos(std::string_view list, const Board& board) {
 std::vector<Combo> admissible_combos(const Board& board) {
   std::string list;
   for (const auto& a : algorithm_catalog()) {
-    if (!a.optimal || (a.name == "table" && !is_packed(board))) continue;
+    if (!a.optimal || (!a.any_board && !is_packed(board))) continue;
     if (!a.uses_heuristic) {
       list += std::string(a.name) + ",";
       continue;

@@ -78,11 +78,7 @@ CheckRun run_check(Common& c, const InputText& input, double max_seconds, Keep k
   Oracle oracle(c, max_seconds);
   CheckRun run;
   const auto t0 = std::chrono::steady_clock::now();
-  LineReader reader(input.text);
-  std::string_view line;
-  std::uint64_t no = 0;
-  while (reader.next(line, no)) {
-    if (blank_line(line)) continue;
+  for_each_content_line(input.text, [&](std::string_view line, std::uint64_t no) {
     CheckLine cl;
     cl.line = no;
     LineVerdict verdict;
@@ -109,7 +105,7 @@ CheckRun run_check(Common& c, const InputText& input, double max_seconds, Keep k
     if (each) each(cl, error ? nullptr : &verdict, error ? &*error : nullptr, goal);
     ++run.counted;
     if (keep != Keep::nothing) run.lines.push_back(std::move(cl));
-  }
+  });
   if (run.counted == 0) throw InputError(InputError::About::file, "no answers in it", input.name);
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return run;

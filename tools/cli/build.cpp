@@ -132,7 +132,7 @@ int build_search(const Common& c, const BuildFlags& f, const State& goal) {
 // per-level progress on stderr while building, then one summary line (or JSON).
 int build_automaton(const Common& c, const BuildFlags& f) {
   using search::MoveAutomaton;
-  const int depth = f.automaton_depth ? static_cast<int>(search::parse_whole("automaton-depth", *f.automaton_depth,
+  const int depth = f.automaton_depth ? static_cast<int>(parse_whole("automaton-depth", *f.automaton_depth,
                                                                              MoveAutomaton::kMinDepth,
                                                                              MoveAutomaton::kMaxDepth))
                                       : MoveAutomaton::kDefaultDepth;
@@ -196,7 +196,7 @@ int build_automaton(const Common& c, const BuildFlags& f) {
 }  // namespace
 
 int cmd_build(Common& c, const BuildFlags& f) {
-  if (f.max_memory) set_memory_budget(search::parse_bytes("max-memory", *f.max_memory), "--max-memory " + *f.max_memory);
+  if (f.max_memory) set_memory_budget(parse_bytes("max-memory", *f.max_memory), "--max-memory " + *f.max_memory);
   if (f.automaton_depth && !f.automaton) throw option_error("automaton-depth", "applies with --automaton");
   if (f.automaton) return build_automaton(c, f);
   if (f.all_goals && !c.goal.empty())

@@ -27,7 +27,7 @@ using nlohmann::json;
 
 int cmd_check(Common& c, const std::string& file, const CheckFlags& f) {
   const Messages m(c.lang);
-  const double max_seconds = f.max_seconds ? search::parse_real("max-seconds", *f.max_seconds, 0, 1e9, true) : 60.0;
+  const double max_seconds = f.max_seconds ? parse_real("max-seconds", *f.max_seconds, 0, 1e9, true) : 60.0;
   const InputText input = read_input(file);
   // The lines are kept for --junit and --json only (--junit needs the messages of failures only);
   // the text report is printed as they are decided.
@@ -101,7 +101,7 @@ int cmd_check(Common& c, const std::string& file, const CheckFlags& f) {
 
 int cmd_random(Common& c, const RandomFlags& f) {
   const Problem p = read_problem(c, std::nullopt);
-  const std::uint64_t count = f.count ? search::parse_whole("count", *f.count, 1, 1'000'000'000) : 1;
+  const std::uint64_t count = f.count ? parse_whole("count", *f.count, 1, 1'000'000'000) : 1;
   const RandomOptions o = parse_random_options(f.seed, f.depth);
   TableStore store = make_store(c);
   const GoalTable* table = nullptr;

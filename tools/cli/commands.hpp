@@ -49,7 +49,7 @@ struct BuildFlags {
   std::optional<std::string> max_memory;  // the memory the build may use (memory.hpp memory_budget)
 };
 
-// tables.cpp
+// build.cpp, query.cpp, stats.cpp
 // build: the distance table for the goal (or, with all_goals, one per blank class), with --pdb
 // the pattern databases of a partition, or with --automaton the move automaton of every board. A
 // valid existing file is "up to date" (loaded, so checked) and kept unless --force; a bad one is a

@@ -35,8 +35,8 @@ namespace {
 // --max-nodes and --max-seconds of the lab, checked as strictly as solve's (registry.hpp).
 search::Limits lab_limits(const LabFlags& f, double default_seconds) {
   search::Limits l;
-  if (f.max_nodes) l.max_nodes = search::parse_whole("max-nodes", *f.max_nodes, 1, INT64_MAX);
-  l.max_seconds = f.max_seconds ? search::parse_real("max-seconds", *f.max_seconds, 0, 1e9, true) : default_seconds;
+  if (f.max_nodes) l.max_nodes = parse_whole("max-nodes", *f.max_nodes, 1, INT64_MAX);
+  l.max_seconds = f.max_seconds ? parse_real("max-seconds", *f.max_seconds, 0, 1e9, true) : default_seconds;
   return l;
 }
 
@@ -45,9 +45,9 @@ search::Limits lab_limits(const LabFlags& f, double default_seconds) {
 int cmd_verify(Common& c, const LabFlags& f) {
   const Problem p = read_problem(c, std::nullopt);
   const auto combos = f.algorithms.empty() ? search::admissible_combos(p.board) : search::parse_combos(f.algorithms, p.board);
-  const std::uint64_t sample = f.sample ? search::parse_whole("sample", *f.sample, 1, 1'000'000'000) : 0;
+  const std::uint64_t sample = f.sample ? parse_whole("sample", *f.sample, 1, 1'000'000'000) : 0;
   if (f.seed && !f.sample) throw option_error("seed", "applies with --sample");
-  const std::uint64_t seed = f.seed ? search::parse_whole("seed", *f.seed, 0, UINT64_MAX) : 1;
+  const std::uint64_t seed = f.seed ? parse_whole("seed", *f.seed, 0, UINT64_MAX) : 1;
   search::SolveOptions base;
   base.limits = lab_limits(f, 0);
   TableStore store = make_store(c);
@@ -77,7 +77,7 @@ int cmd_verify(Common& c, const LabFlags& f) {
   for (const auto& combo : combos) {
     search::SolveOptions o = base;
     sources.prepare(combo.plan, p.goal, o, false);
-    if (combo.plan.algorithm == "aidastar") o.limits.max_bytes = combo.plan.limits.max_bytes;  // A*'s memory
+    if (search::find_algorithm(combo.plan.algorithm)->memory_is_store) o.limits.max_bytes = combo.plan.limits.max_bytes;  // A*'s memory
     const search::VerifyReport r = search::verify(t, p.goal, combo, ranks, o, c.threads);
     all_ok = all_ok && r.ok();
     if (c.json) {
@@ -122,11 +122,7 @@ std::string fixed(double v, int digits) {
 std::vector<std::pair<State, State>> read_suite(const std::string& path, const std::optional<Board>& board) {
   const InputText input = read_input(path);
   std::vector<std::pair<State, State>> instances;
-  LineReader lines(input.text);
-  std::string_view line;
-  std::uint64_t no = 0;
-  while (lines.next(line, no)) {
-    if (blank_line(line)) continue;
+  for_each_content_line(input.text, [&](std::string_view line, std::uint64_t no) {
     try {
       const LinePair pair = parse_line_pair(line, board);
       if (!pair.goal) throw InputError("expected a start and a goal");
@@ -134,7 +130,7 @@ std::vector<std::pair<State, State>> read_suite(const std::string& path, const s
     } catch (const InputError& e) {
       throw e.at_line(input.name, no);
     }
-  }
+  });
   if (instances.empty()) throw InputError(InputError::About::file, "no instances", input.name);
   return instances;
 }
@@ -172,7 +168,7 @@ int cmd_compare(Common& c, const std::optional<std::string>& start_arg, const La
     for (const auto& combo : combos) {
       search::SolveOptions o = base;
       sources.prepare(combo.plan, gl, o, false);
-      if (combo.plan.algorithm == "aidastar") o.limits.max_bytes = combo.plan.limits.max_bytes;
+      if (search::find_algorithm(combo.plan.algorithm)->memory_is_store) o.limits.max_bytes = combo.plan.limits.max_bytes;
       o.table = table;
       search::Solver solver(combo, gl, o);
       rows.push_back({st.to_string() + " -> " + gl.to_string(), combo.name(), solver.run(st), opt});

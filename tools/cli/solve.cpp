@@ -102,11 +102,7 @@ std::vector<BatchInstance> read_solve_batch(const std::string& file, const Commo
   const std::optional<Board> board = board_option(c);
   const std::optional<State> default_goal = goal_option(c);
   std::vector<BatchInstance> out;
-  LineReader lines(input.text);
-  std::string_view line;
-  std::uint64_t n = 0;
-  while (lines.next(line, n)) {
-    if (blank_line(line)) continue;
+  for_each_content_line(input.text, [&](std::string_view line, std::uint64_t n) {
     BatchInstance b;
     b.line = static_cast<int>(n);
     try {
@@ -116,7 +112,7 @@ std::vector<BatchInstance> read_solve_batch(const std::string& file, const Commo
         while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t')) rest.remove_prefix(1);
         while (!rest.empty() && (rest.back() == ' ' || rest.back() == '\t')) rest.remove_suffix(1);
         if (!rest.empty() && rest.find_first_not_of("0123456789") == std::string_view::npos) {
-          b.expected = static_cast<int>(search::parse_whole("expected length", rest, 0, 100000));
+          b.expected = static_cast<int>(parse_whole("expected length", rest, 0, 100000));
           states = line.substr(0, tab);
         }
       }
@@ -128,7 +124,7 @@ std::vector<BatchInstance> read_solve_batch(const std::string& file, const Commo
       b.error = e.what();
     }
     out.push_back(std::move(b));
-  }
+  });
   return out;
 }
 

@@ -17,7 +17,6 @@ namespace tilespace::mpi {
 
 namespace {
 
-constexpr int kMaxDepth = 479;                    // as bfs2.cpp: a header lists at most 480 layer sizes
 constexpr std::uint64_t kPieceStates = 1u << 20;  // states expanded between two rounds (about, at most)
 constexpr std::uint64_t kPieceWords = 1u << 22;   // words scanned between two rounds, at most (32 MiB)
 constexpr std::uint64_t kStepWords = 1u << 12;    // words scanned between two looks at the queue
@@ -174,7 +173,8 @@ MpiBfsResult distributed_two_bit(World& world, const Ranker& ranker, const Slice
   const auto t0 = std::chrono::steady_clock::now();
   for (int layer = p.next_layer; p.pending > 0; ++layer) {
     world.together([&] {
-      if (layer > kMaxDepth) throw ResourceError("search deeper than " + std::to_string(kMaxDepth) + " moves");
+      if (layer > detail::kMaxTwoBitDepth)
+        throw ResourceError("search deeper than " + std::to_string(detail::kMaxTwoBitDepth) + " moves");
     });
     const bool collect = p.pending <= kFarthestKept;
     detail::TwoBitTally tally;

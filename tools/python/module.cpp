@@ -313,7 +313,7 @@ std::string stats(const std::optional<std::string>& goal, const std::optional<st
 
 std::string check(const std::string& text, const std::optional<std::string>& goal, const std::optional<std::string>& board,
                   const std::optional<std::string>& max_seconds, const std::string& db) {
-  const double limit = max_seconds ? search::parse_real("max-seconds", *max_seconds, 0, 1e9, true) : 60.0;
+  const double limit = max_seconds ? parse_real("max-seconds", *max_seconds, 0, 1e9, true) : 60.0;
   Session& s = session(db);
   py::gil_scoped_release nogil;
   const std::lock_guard lock(s.mu);
@@ -329,7 +329,7 @@ py::array_t<std::uint8_t> random_states(const std::string& n_text, const std::op
                                         const std::optional<std::string>& board, const std::optional<std::string>& depth,
                                         const std::optional<std::string>& seed, const std::string& db) {
   const Problem p = problem(std::nullopt, goal, board);
-  const std::uint64_t n = search::parse_whole("n", n_text, 0, 1'000'000'000);
+  const std::uint64_t n = parse_whole("n", n_text, 0, 1'000'000'000);
   const RandomOptions o = parse_random_options(seed, depth);  // as `tilespace random` (check.cpp cmd_random)
   const GoalTable* t = nullptr;
   if (o.depth) {

@@ -85,7 +85,7 @@ std::string gzip(std::string_view text) {
 }
 
 Routes::Routes(Service& service, const ServeFlags& flags)
-    : service_(service), max_batch_(search::parse_bytes("max-request", flags.max_request)) {
+    : service_(service), max_batch_(parse_bytes("max-request", flags.max_request)) {
   if (!flags.static_dir.empty()) {
     static_dir_ = flags.static_dir;
     if (!std::filesystem::is_directory(static_dir_)) throw InputError("--static: no folder " + flags.static_dir);

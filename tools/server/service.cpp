@@ -93,13 +93,9 @@ json Service::query(const HttpRequest& req) {
   const State& s = *pr.start;
   const GoalTable& t = need_table(pr.goal);
   json j{{"board", s.board.name()}, {"start", tiles_json(s)}, {"goal", tiles_json(pr.goal)}};
-  if (solvable(s, pr.goal)) {
-    j["reachable"] = true;
-    j["length"] = t.distance(s, pr.goal).value_or(-1);
-  } else {
-    j["reachable"] = false;
-    j["length"] = nullptr;
-  }
+  const std::optional<int> d = t.distance(s, pr.goal);  // none: the other parity class (the table's ranking tells)
+  j["reachable"] = d.has_value();
+  j["length"] = d ? json(*d) : json(nullptr);
   return j;
 }
 
@@ -171,6 +167,11 @@ std::string Service::solve(const HttpRequest& req) {
   };
   SolveStep step = SolveStep::planning;
   settings.step = &step;
+  // A database that is not at hand while preparing: 404, about the parameter that asked for it.
+  auto not_at_hand = [&](const std::exception& e) {
+    const search::AlgorithmInfo* a = q.algorithm ? search::find_algorithm(*q.algorithm) : nullptr;
+    return HttpError(404, a && a->needs_table ? "algorithm" : q.heuristic ? "heuristic" : "pattern", e.what());
+  };
   SolveOutcome out;
   try {
     out = solve_problem(common_, sources_, pr, q, settings);
@@ -179,11 +180,11 @@ std::string Service::solve(const HttpRequest& req) {
   } catch (const ResourceError& e) {
     if (step == SolveStep::planning)  // a trace that cannot fit: the request asks too much
       throw HttpError(400, "trace_limit", std::string("trace_limit: ") + e.what());
-    if (step != SolveStep::preparing) throw;
-    throw HttpError(404, q.algorithm == "table" ? "algorithm" : q.heuristic ? "heuristic" : "pattern", e.what());
+    if (step == SolveStep::preparing) throw not_at_hand(e);  // a table that cannot exist here (4x4)
+    throw;
   } catch (const DataError& e) {  // databases that take long to build: `tilespace build` first
-    if (step != SolveStep::preparing) throw;
-    throw HttpError(404, q.algorithm == "table" ? "algorithm" : q.heuristic ? "heuristic" : "pattern", e.what());
+    if (step == SolveStep::preparing) throw not_at_hand(e);
+    throw;
   }
   // The exact distances along the path in the answer, when the goal's table is at hand.
   const GoalTable* t = out.table;

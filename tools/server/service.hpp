@@ -36,7 +36,7 @@ class Service {
         sources_(common_, kServeBuildSeconds),
         max_solves_(f.max_solves > 0 ? f.max_solves : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))),
         solves_(max_solves_),
-        max_bytes_(search::parse_bytes("max-memory", f.max_memory)) {}
+        max_bytes_(parse_bytes("max-memory", f.max_memory)) {}
 
   // The table for goals on `b` with the blank on `blank` (TableStore::goal: the cell's own or its
   // blank class's): from memory or disk, built when small; null when the board cannot have one or

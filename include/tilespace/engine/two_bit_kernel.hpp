@@ -18,6 +18,9 @@
 
 namespace tilespace::detail {
 
+// The deepest layer a two-bit search expands: a database header lists at most 480 layer sizes.
+inline constexpr int kMaxTwoBitDepth = 479;
+
 inline constexpr std::uint64_t kLowBits = 0x5555'5555'5555'5555u;  // the low bit of every field
 // Blocks of 512 words (4 KiB of fields, 16384 ranks): a layer visits only the blocks marked as
 // holding open fields of its parity, so sparse layers (the first and last dozens) cost almost

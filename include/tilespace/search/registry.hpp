@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "tilespace/board.hpp"
+#include "tilespace/numbers.hpp"  // the planner's numbers; front ends include it through here too
 #include "tilespace/search/result.hpp"
 
 namespace tilespace::search {
@@ -71,6 +72,8 @@ struct AlgorithmInfo {
   OptionSet applies;    // the options that mean something to it
   bool any_board;       // also boards over 16 cells; else packed boards only (the table)
   std::string_view description;
+  bool needs_table = false;      // the goal's exact distance table (the table)
+  bool memory_is_store = false;  // --max-memory sizes its node store rather than limiting it (aidastar)
 };
 
 struct HeuristicInfo {
@@ -153,14 +156,5 @@ std::string default_search(const Board& board);
 // ResourceError for a trace whose `trace_limit` nodes could not fit the memory limit, or without
 // one the machine's memory: Trace::bytes_per_node).
 SolvePlan plan_solve(const SolveRequest& request, const PlanContext& context);
-
-// ---- strict numbers from option text (shared by every front end) ----
-
-// A whole number in [lo, hi]; InputError about `option` otherwise (signs, blanks, overflow).
-std::uint64_t parse_whole(std::string_view option, std::string_view text, std::uint64_t lo, std::uint64_t hi);
-// A finite real in [lo, hi] (NaN and infinities refused); `lo_open`: lo itself is refused.
-double parse_real(std::string_view option, std::string_view text, double lo, double hi, bool lo_open = false);
-// Bytes: "512M", "2G", "100000" (K, M, G, T; KiB.. also; powers of 1024); at least 1 byte.
-std::uint64_t parse_bytes(std::string_view option, std::string_view text);
 
 }  // namespace tilespace::search

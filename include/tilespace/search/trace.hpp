@@ -38,7 +38,7 @@ class Trace {
 
   explicit Trace(std::size_t limit) : limit_(limit) {}
 
-  // The most text one node adds to the written trace (cli/report.cpp: solve_document): its data
+  // The most text one node adds to the written trace (tools/app/report.cpp: solve_document): its data
   // entry (109 characters besides its tiles, 3 a tile), its entry among the expansions (59), its
   // id among its parent's children and in the solution (11 each).
   static constexpr std::uint64_t document_bytes_per_node(int cells) noexcept {
