@@ -15,6 +15,21 @@
 
 namespace testing {
 
+// True in the sanitizer builds (ASan+UBSan: the fuzz folder; TSan), where the code runs 10-50
+// times slower: a few heavy tests check the same property on a smaller sample there (each says
+// which), the Release build on the whole.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+inline constexpr bool kSanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+inline constexpr bool kSanitized = true;
+#else
+inline constexpr bool kSanitized = false;
+#endif
+#else
+inline constexpr bool kSanitized = false;
+#endif
+
 // A fresh empty folder under the system temp dir, removed on destruction.
 struct TempDir {
   std::filesystem::path path;

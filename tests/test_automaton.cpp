@@ -517,7 +517,9 @@ TEST_CASE("cli: build --automaton builds once and says up to date and --force re
   CHECK(MoveAutomaton::load(dir / "db/moves-d12.fsm").table() == machine(12).table());
 }
 
-TEST_CASE("cli: build --automaton without a depth builds the default one", "[automaton][cli]") {
+// [slow]: not under ASan (24 s there), where the build, save and load of the automaton run on the
+// depth-12 one (the tests above); the Release build builds the default depth here.
+TEST_CASE("cli: build --automaton without a depth builds the default one", "[automaton][cli][slow]") {
   TempDir dir;
   const std::string name = "moves-d" + std::to_string(MoveAutomaton::kDefaultDepth) + ".fsm";
   auto r = run_cli("build --automaton --db db", dir.path);

@@ -695,8 +695,11 @@ TEST_CASE("check cli: 4x4 lines are checked against pattern databases", "[checkc
 // ---- 5. performance sanity ----
 
 TEST_CASE("check cli: 20000 generated optimal answers check ok in well under 10 s", "[checkcli][timing]") {
+  // Under the sanitizers (ASan: 41 s for the 20000) a tenth of the lines, through the same
+  // commands and checks; the Release build makes the timing claim on the 20000.
+  const int count = testing::kSanitized ? 2000 : 20000;
   Folder f;
-  RunResult r = run_to(f.path(), "states.txt", "random --count 20000 --seed 1");
+  RunResult r = run_to(f.path(), "states.txt", "random --count " + std::to_string(count) + " --seed 1");
   REQUIRE(r.rc == 0);
   r = run_cli("solve --batch states.txt -a table --threads 2", f.path());
   REQUIRE(r.rc == 0);
@@ -708,7 +711,7 @@ TEST_CASE("check cli: 20000 generated optimal answers check ok in well under 10 
     answers += tiles_text(j["start"]) + "\t\t" + j["moves"].get<std::string>() + "\n";
     ++n;
   }
-  REQUIRE(n == 20000);
+  REQUIRE(n == static_cast<std::size_t>(count));
   write_file(f / "answers.txt", answers);
 
   const auto t0 = std::chrono::steady_clock::now();
@@ -717,8 +720,8 @@ TEST_CASE("check cli: 20000 generated optimal answers check ok in well under 10 
   CAPTURE(secs, r.err);
   CHECK(r.rc == 0);
   const json j = json::parse(r.out);
-  CHECK(j["lines"] == 20000);
-  CHECK(j["passed"] == 20000);
+  CHECK(j["lines"] == count);
+  CHECK(j["passed"] == count);
   CHECK(j["failed"] == 0);
   CHECK(j["malformed"] == 0);
   CHECK(secs < 5.0);  // in practice a small fraction of a second

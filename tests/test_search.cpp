@@ -144,6 +144,9 @@ TEST_CASE("every algorithm solves the classic pairs and the optimal ones optimal
         o.table = &t;
         o.depth_limit = alg.name == "dfs" ? 40 : 50;
         if (alg.name == "iddfs" && *opt > 24) continue;  // exponential; covered by the sample test
+        // dfs to depth 40 from the 31-move pair: 47 s of this test's 51 under ASan, so there (not in
+        // Release) dfs solves the other five pairs, the same code on shorter searches.
+        if (testing::kSanitized && alg.name == "dfs" && *opt > 24) continue;
         INFO(alg.name << " / " << hname << ": " << s << " -> " << g);
         const Result r = solve(start, goal, o);
         check_legal(r, start, goal);

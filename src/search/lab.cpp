@@ -106,7 +106,9 @@ Solver::Solver(const Combo& combo, const State& goal, const SolveOptions& base) 
         if constexpr (std::is_same_v<A, catalogue::Bfs>) {
           run_ = reusing(std::make_shared<BreadthFirst<Domain>>(*domain), domain, goal, o.limits);
         } else if constexpr (requires { A::weights(o); }) {
-          const auto [wg, wh] = A::weights(o);
+          // Plain locals, not structured bindings: clang before 16 cannot capture those (C++20).
+          const auto weights = A::weights(o);
+          const auto wg = weights.first, wh = weights.second;
           with_heuristic(*domain, o.heuristic, HeuristicSources{o.table, o.pdb}, [&](auto h) {
             using H = typename decltype(h)::element_type;
             auto keep = std::make_shared<std::pair<std::shared_ptr<Domain>, decltype(h)>>(domain, h);
