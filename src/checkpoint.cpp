@@ -14,6 +14,7 @@
 
 #include "tilespace/engine/two_bit_kernel.hpp"
 #include "tilespace/database.hpp"
+#include "header_codec.hpp"
 #include "tilespace/errors.hpp"
 
 namespace tilespace {
@@ -24,25 +25,9 @@ constexpr std::size_t kChecksumOffset = 72, kHistogramOffset = 256;
 constexpr std::size_t kMaxHistogram = (kHeaderSize - kHistogramOffset) / 8;
 constexpr std::uint8_t kEngineTwoBit = 2;
 
-template <class T>
-void put(std::vector<std::uint8_t>& h, std::size_t off, T v) {
-  std::memcpy(h.data() + off, &v, sizeof v);
-}
-template <class T>
-T get(const std::uint8_t* h, std::size_t off) {
-  T v;
-  std::memcpy(&v, h + off, sizeof v);
-  return v;
-}
-
-std::uint64_t header_checksum(const std::uint8_t* header) {
-  std::array<std::uint8_t, kHeaderSize> copy;
-  std::memcpy(copy.data(), header, kHeaderSize);
-  std::memset(copy.data() + kChecksumOffset, 0, 8);
-  return XXH3_64bits(copy.data(), copy.size());
-}
-
-std::string sys_error() { return std::strerror(errno); }
+using detail::get;
+using detail::put;
+using detail::sys_error;
 
 // The fields of the words `slice` holds must be what the search leaves between two layers
 // (bfs.hpp): every open field of the next layer's blank parity, nothing beyond the table's last
@@ -133,7 +118,7 @@ void save_checkpoint(const std::filesystem::path& path, const Ranker& ranker, co
   put<std::uint32_t>(h, 80, static_cast<std::uint32_t>(progress.histogram.size()));
   for (std::size_t i = 0; i < progress.histogram.size(); ++i)
     put<std::uint64_t>(h, kHistogramOffset + 8 * i, progress.histogram[i]);
-  put<std::uint64_t>(h, kChecksumOffset, header_checksum(h.data()));
+  put<std::uint64_t>(h, kChecksumOffset, detail::header_checksum(h, kChecksumOffset));
 
   write_atomically(path, {std::span<const std::uint8_t>(h),
                           std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(fields.data()),
@@ -166,15 +151,15 @@ LoadedCheckpoint load_checkpoint(const std::filesystem::path& path, const Ranker
   if (got < kMagic.size() || std::memcmp(h.data(), kMagic.data(), kMagic.size()) != 0)
     throw bad("not a tilespace checkpoint (bad magic)");
   if (got < kHeaderSize) throw bad("truncated checkpoint header");
-  const auto version = get<std::uint32_t>(h.data(), 8);
+  const auto version = get<std::uint32_t>(h, 8);
   if (version != kCheckpointVersion && version != 1)
     throw bad("checkpoint version " + std::to_string(version) + ", this build writes version " +
               std::to_string(kCheckpointVersion));
-  if (header_checksum(h.data()) != get<std::uint64_t>(h.data(), kChecksumOffset))
+  if (detail::header_checksum(h, kChecksumOffset) != get<std::uint64_t>(h, kChecksumOffset))
     throw bad("checkpoint header checksum mismatch: the checkpoint is corrupt");
   // A checkpoint of a two-bit table (kind 3).
-  if (!format_version_readable(get<std::uint32_t>(h.data(), 12), kKindTwoBitTable))
-    throw bad("a checkpoint for database format version " + std::to_string(get<std::uint32_t>(h.data(), 12)) +
+  if (!format_version_readable(get<std::uint32_t>(h, 12), kKindTwoBitTable))
+    throw bad("a checkpoint for database format version " + std::to_string(get<std::uint32_t>(h, 12)) +
               ", this build writes version " + std::to_string(kFormatVersion));
   if (h[16] != kEngineTwoBit) throw bad("a checkpoint of another engine (" + std::to_string(h[16]) + ")");
   const Board& b = ranker.board();
@@ -183,13 +168,13 @@ LoadedCheckpoint load_checkpoint(const std::filesystem::path& path, const Ranker
   if (h[19] != ranker.goal_blank())
     throw bad("a checkpoint for the goal with the blank on cell " + std::to_string(h[19]) + ", not " +
               std::to_string(ranker.goal_blank()));
-  const auto words = get<std::uint64_t>(h.data(), 32);
+  const auto words = get<std::uint64_t>(h, 32);
   if (words != two_bit_words(ranker)) throw bad("inconsistent table size");
-  const auto process = get<std::uint32_t>(h.data(), 56), processes = get<std::uint32_t>(h.data(), 60);
+  const auto process = get<std::uint32_t>(h, 56), processes = get<std::uint32_t>(h, 60);
   if (version == 1) {
     // Words [first, end): the whole table of a threaded build, read as version 2's, or an MPI
     // process's contiguous slice, a layout this version no longer has.
-    const auto first = get<std::uint64_t>(h.data(), 40), end = get<std::uint64_t>(h.data(), 48);
+    const auto first = get<std::uint64_t>(h, 40), end = get<std::uint64_t>(h, 48);
     if (processes != 1 || first != 0 || end != words)
       throw bad("a checkpoint of process " + std::to_string(process) + " of " + std::to_string(processes) +
                 " from an older tilespace-mpi, whose processes held contiguous slices (words " + std::to_string(first) +
@@ -197,7 +182,7 @@ LoadedCheckpoint load_checkpoint(const std::filesystem::path& path, const Ranker
                 "to start over");
   }
   // The deal's unit matters with several processes only.
-  const std::uint32_t unit_log2 = version == 1 ? 0 : get<std::uint32_t>(h.data(), 48);
+  const std::uint32_t unit_log2 = version == 1 ? 0 : get<std::uint32_t>(h, 48);
   auto deal = [](std::uint32_t p, std::uint32_t n, std::uint32_t u) {
     return "process " + std::to_string(p) + " of " + std::to_string(n) +
            (n > 1 ? " (units of 2^" + std::to_string(u) + " words)" : "");
@@ -207,18 +192,18 @@ LoadedCheckpoint load_checkpoint(const std::filesystem::path& path, const Ranker
     throw bad("a checkpoint of " + deal(process, processes, unit_log2) + ", not of " +
               deal(slice.process(), slice.processes(), slice.unit_log2()));
   const std::uint64_t held = slice.held(words);
-  if (version != 1 && (get<std::uint64_t>(h.data(), 40) != held || get<std::uint32_t>(h.data(), 52) != 0))
+  if (version != 1 && (get<std::uint64_t>(h, 40) != held || get<std::uint32_t>(h, 52) != 0))
     throw bad("inconsistent slice size");
   LoadedCheckpoint c;
-  c.progress.next_layer = static_cast<int>(get<std::uint32_t>(h.data(), 20));
-  c.progress.pending = get<std::uint64_t>(h.data(), 24);
-  const auto len = get<std::uint32_t>(h.data(), 80);
+  c.progress.next_layer = static_cast<int>(get<std::uint32_t>(h, 20));
+  c.progress.pending = get<std::uint64_t>(h, 24);
+  const auto len = get<std::uint32_t>(h, 80);
   if (len > kMaxHistogram || len != static_cast<std::uint32_t>(c.progress.next_layer) || len == 0)
     throw bad("inconsistent histogram length");
   std::uint64_t total = 0;  // the states settled so far (checked against overflow: no lie wraps around)
   bool overflow = false;
   for (std::uint32_t i = 0; i < len; ++i) {
-    c.progress.histogram.push_back(get<std::uint64_t>(h.data(), kHistogramOffset + 8 * i));
+    c.progress.histogram.push_back(get<std::uint64_t>(h, kHistogramOffset + 8 * i));
     overflow = overflow || __builtin_add_overflow(total, c.progress.histogram.back(), &total);
   }
   std::uint64_t found = 0;
@@ -231,7 +216,7 @@ LoadedCheckpoint load_checkpoint(const std::filesystem::path& path, const Ranker
   if (have < want) throw bad("truncated: the fields end after " + std::to_string(have) + " of " + std::to_string(want) + " bytes");
   std::uint8_t extra;
   if (read_all(&extra, 1) != 0) throw bad("trailing data after the fields");
-  if (XXH3_64bits(span.data(), want) != get<std::uint64_t>(h.data(), 64))
+  if (XXH3_64bits(span.data(), want) != get<std::uint64_t>(h, 64))
     throw bad("fields checksum mismatch: the checkpoint is corrupt");
   check_fields(span, slice, ranker, c.progress, bad);
   return c;

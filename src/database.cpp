@@ -18,6 +18,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "header_codec.hpp"
 #include "tilespace/errors.hpp"
 #include "tilespace/rank.hpp"
 
@@ -33,25 +34,9 @@ constexpr std::size_t kMaxHistogram = (kHeaderSize - kHistogramOffset) / 8;  // 
 constexpr std::size_t kHeaderChecksumOffset = 56;
 constexpr std::size_t kGoalOffset = 72, kPatternOffset = 104, kMaxHeaderCells = 32;
 
-template <class T>
-void put(std::vector<std::uint8_t>& h, std::size_t off, T v) {
-  std::memcpy(h.data() + off, &v, sizeof v);
-}
-template <class T>
-T get(std::span<const std::uint8_t> h, std::size_t off) {
-  T v;
-  std::memcpy(&v, h.data() + off, sizeof v);
-  return v;
-}
-
-std::uint64_t header_checksum(std::span<const std::uint8_t> header) {
-  std::array<std::uint8_t, kHeaderSize> copy;
-  std::memcpy(copy.data(), header.data(), kHeaderSize);
-  std::memset(copy.data() + kHeaderChecksumOffset, 0, 8);
-  return XXH3_64bits(copy.data(), copy.size());
-}
-
-std::string sys_error() { return std::strerror(errno); }
+using detail::get;
+using detail::put;
+using detail::sys_error;
 
 constexpr std::size_t kChunkLog2Offset = 136, kFarthestCountOffset = 140, kChunkCountOffset = 144;
 // Kind 4 uses the same two fields for its own values.
@@ -134,7 +119,7 @@ DatabaseFrame make_frame(const std::string& name, const DatabaseInfo& info, std:
     for (int c = 0; c < info.goal.cells(); ++c) h[kGoalOffset + c] = info.goal.tiles[c];
   for (std::size_t i = 0; i < info.pattern.size(); ++i) h[kPatternOffset + i] = info.pattern[i];
   for (std::size_t i = 0; i < info.histogram.size(); ++i) put<std::uint64_t>(h, kHistogramOffset + 8 * i, info.histogram[i]);
-  put<std::uint64_t>(h, kHeaderChecksumOffset, header_checksum(h));
+  put<std::uint64_t>(h, kHeaderChecksumOffset, detail::header_checksum(h, kHeaderChecksumOffset));
   return f;
 }
 
@@ -322,7 +307,7 @@ LoadedDatabase load_database(const std::filesystem::path& path) {
                             : "format version " + std::to_string(version) + ", this build reads version ") +
               std::to_string(kFormatVersion) + " (delete the file: it is rebuilt when next needed)");
   if (get<std::uint32_t>(bytes, 12) != kHeaderSize) throw bad("unexpected header size");
-  if (header_checksum(bytes) != get<std::uint64_t>(bytes, kHeaderChecksumOffset))
+  if (detail::header_checksum(bytes, kHeaderChecksumOffset) != get<std::uint64_t>(bytes, kHeaderChecksumOffset))
     throw bad("header checksum mismatch: the header is corrupt");
 
   LoadedDatabase db;
