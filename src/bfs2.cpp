@@ -107,11 +107,7 @@ TwoBitResult bfs_two_bit(const Ranker& ranker, std::span<std::uint64_t> fields, 
         }
       });
     }
-    for (int layer = p.next_layer; p.pending > 0; ++layer) {
-      if (layer > detail::kMaxTwoBitDepth)
-        throw ResourceError("search deeper than " + std::to_string(detail::kMaxTwoBitDepth) + " moves");
-      const bool collect = p.pending <= kFarthestKept;
-      detail::NoRemote none;
+    auto expand = [&](int layer, bool collect, std::vector<std::uint64_t>& ranks) -> detail::LayerCounts {
       std::uint64_t* cur = marks[layer & 1].data();
       std::uint64_t* next = marks[(layer + 1) & 1].data();
       // Rounds of mark words, each followed by the application of its deferred far targets: as
@@ -130,6 +126,7 @@ TwoBitResult bfs_two_bit(const Ranker& ranker, std::span<std::uint64_t> fields, 
                                                                                                std::uint64_t e,
                                                                                                detail::TwoBitTally& t) {
           detail::with_width(T.G.w, [&](auto w) {
+            detail::NoRemote none;
             detail::TwoBitExpander<decltype(w)::value, Shared, detail::NoRemote> ex(T, fields.data(), {0, T.words}, layer,
                                                                                   collect, none);
             ex.set_marks(next);
@@ -151,24 +148,20 @@ TwoBitResult bfs_two_bit(const Ranker& ranker, std::span<std::uint64_t> fields, 
           tally.join(applied);
         }
       }
-      if (tally.expanded != p.pending)
-        throw std::logic_error("two-bit search: layer " + std::to_string(layer) + " has " +
-                               std::to_string(tally.expanded) + " states, " + std::to_string(p.pending) + " were found");
       result.vertical_targets += tally.vertical;
       result.deferred_targets += tally.deferred;
-      p.histogram.push_back(tally.expanded);
-      total += tally.expanded;
-      p.pending = tally.found;
-      p.next_layer = layer + 1;
       if (collect) {
         std::sort(tally.ranks.begin(), tally.ranks.end());
-        result.farthest = std::move(tally.ranks);
-      } else {
-        result.farthest.clear();
+        ranks = std::move(tally.ranks);
       }
-      driver.report(options.bfs.on_layer, layer, tally.expanded, total, ranker.size());
-      if (p.pending > 0 && options.between_layers) options.between_layers(p, fields);
-    }
+      return {tally.expanded, tally.found};
+    };
+    detail::two_bit_layers(
+        p, total, result.farthest, expand, [](auto&& check) { check(); },
+        [&](int layer, std::uint64_t expanded, std::uint64_t all) {
+          driver.report(options.bfs.on_layer, layer, expanded, all, ranker.size());
+          if (p.pending > 0 && options.between_layers) options.between_layers(p, fields);
+        });
   });
   result.histogram = std::move(p.histogram);
   result.seconds = driver.seconds();

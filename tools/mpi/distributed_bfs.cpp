@@ -171,41 +171,33 @@ MpiBfsResult distributed_two_bit(World& world, const Ranker& ranker, const Slice
   Exchange exchange(world, slices);
   std::vector<std::uint64_t> farthest;  // this process's states of the last layer, when collected
   const auto t0 = std::chrono::steady_clock::now();
-  for (int layer = p.next_layer; p.pending > 0; ++layer) {
-    world.together([&] {
-      if (layer > detail::kMaxTwoBitDepth)
-        throw ResourceError("search deeper than " + std::to_string(detail::kMaxTwoBitDepth) + " moves");
-    });
-    const bool collect = p.pending <= kFarthestKept;
+  std::uint64_t bytes_sent = 0, rounds = 0, most = 0, fewest = 0;  // of the layer, for the report
+  auto expand = [&](int layer, bool collect, std::vector<std::uint64_t>& ranks) -> detail::LayerCounts {
     detail::TwoBitTally tally;
     detail::with_width(T.G.w, [&](auto w) {
       expand_layer<decltype(w)::value>(T, fields.data(), s, held, layer, collect, marks[layer & 1].data(),
                                        marks[(layer + 1) & 1].data(), exchange, tally);
       return 0;
     });
-    const auto [sent, rounds] = exchange.take_counts();
+    const auto [sent, layer_rounds] = exchange.take_counts();
     std::uint64_t sums[3] = {tally.expanded, tally.found, 8 * sent};
     MPI_Allreduce(MPI_IN_PLACE, sums, 3, MPI_UINT64_T, MPI_SUM, world.comm());
-    std::uint64_t most[2] = {tally.expanded, ~tally.expanded};  // the most, and the complement of the fewest
-    MPI_Allreduce(MPI_IN_PLACE, most, 2, MPI_UINT64_T, MPI_MAX, world.comm());
-    world.together([&] {
-      if (sums[0] != p.pending)
-        throw std::logic_error("two-bit search: layer " + std::to_string(layer) + " has " + std::to_string(sums[0]) +
-                               " states, " + std::to_string(p.pending) + " were found");
-    });
-    p.histogram.push_back(sums[0]);
-    total += sums[0];
-    p.pending = sums[1];
-    p.next_layer = layer + 1;
-    if (collect) {
-      farthest = std::move(tally.ranks);
-    } else {
-      farthest.clear();
-    }
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (options.on_layer) options.on_layer({layer, sums[0], ~most[1], most[0], total, seconds, sums[2], rounds});
-    if (p.pending > 0 && options.between_layers) options.between_layers(p);
-  }
+    std::uint64_t spread[2] = {tally.expanded, ~tally.expanded};  // the most, and the complement of the fewest
+    MPI_Allreduce(MPI_IN_PLACE, spread, 2, MPI_UINT64_T, MPI_MAX, world.comm());
+    bytes_sent = sums[2];
+    rounds = layer_rounds;
+    most = spread[0];
+    fewest = ~spread[1];
+    if (collect) ranks = std::move(tally.ranks);
+    return {sums[0], sums[1]};
+  };
+  detail::two_bit_layers(
+      p, total, farthest, expand, [&](auto&& check) { world.together(check); },
+      [&](int layer, std::uint64_t expanded, std::uint64_t all) {
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (options.on_layer) options.on_layer({layer, expanded, fewest, most, all, seconds, bytes_sent, rounds});
+        if (p.pending > 0 && options.between_layers) options.between_layers(p);
+      });
   MpiBfsResult result;
   result.histogram = std::move(p.histogram);
   result.farthest = world.gather(farthest);

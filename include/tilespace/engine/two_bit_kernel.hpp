@@ -11,10 +11,13 @@
 #include <bit>
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "tilespace/engine/layer_kernel.hpp"
 #include "tilespace/bfs.hpp"
+#include "tilespace/errors.hpp"
 
 namespace tilespace::detail {
 
@@ -351,5 +354,46 @@ class TwoBitExpander {
   std::uint32_t odd_ = 0;
   PrefetchRing<std::uint64_t, 32> ring_;
 };
+
+// What one layer of a two-bit search found, summed over every process.
+struct LayerCounts {
+  std::uint64_t expanded = 0, found = 0;
+};
+
+// The layer loop of a two-bit search, shared by the threaded engine (bfs2.cpp) and tilespace-mpi:
+// from p.next_layer until no state is pending, each layer expanded by `expand(layer, collect,
+// ranks)`, which returns the whole search's counts and, when `collect`, leaves this process's ranks
+// of the layer in `ranks`; then checked (a layer holds exactly the states found before it), counted
+// into `p` and `total`, its ranks kept in `farthest` while layers are small, and handed to
+// `after(layer, expanded, total)`. `agreed(check)` runs a check every process must pass alike (the
+// threaded engine: the check itself).
+template <class Expand, class Agreed, class After>
+void two_bit_layers(TwoBitProgress& p, std::uint64_t& total, std::vector<std::uint64_t>& farthest, Expand&& expand,
+                    Agreed&& agreed, After&& after) {
+  for (int layer = p.next_layer; p.pending > 0; ++layer) {
+    agreed([&] {
+      if (layer > kMaxTwoBitDepth)
+        throw ResourceError("search deeper than " + std::to_string(kMaxTwoBitDepth) + " moves");
+    });
+    const bool collect = p.pending <= kFarthestKept;
+    std::vector<std::uint64_t> ranks;
+    const LayerCounts n = expand(layer, collect, ranks);
+    agreed([&] {
+      if (n.expanded != p.pending)
+        throw std::logic_error("two-bit search: layer " + std::to_string(layer) + " has " + std::to_string(n.expanded) +
+                               " states, " + std::to_string(p.pending) + " were found");
+    });
+    p.histogram.push_back(n.expanded);
+    total += n.expanded;
+    p.pending = n.found;
+    p.next_layer = layer + 1;
+    if (collect) {
+      farthest = std::move(ranks);
+    } else {
+      farthest.clear();
+    }
+    after(layer, n.expanded, total);
+  }
+}
 
 }  // namespace tilespace::detail
