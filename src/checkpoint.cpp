@@ -20,9 +20,9 @@
 namespace tilespace {
 namespace {
 
-constexpr std::array<char, 8> kMagic{'T', 'S', 'C', 'K', 'P', 'T', '\r', '\n'};
-constexpr std::size_t kChecksumOffset = 72, kHistogramOffset = 256;
-constexpr std::size_t kMaxHistogram = (kHeaderSize - kHistogramOffset) / 8;
+constexpr std::array<char, 8> kCheckpointMagic{'T', 'S', 'C', 'K', 'P', 'T', '\r', '\n'};
+constexpr std::size_t kChecksumOffset = 72, kCheckpointHistogramOffset = 256;
+constexpr std::size_t kCheckpointMaxHistogram = (kHeaderSize - kCheckpointHistogramOffset) / 8;
 constexpr std::uint8_t kEngineTwoBit = 2;
 
 using detail::get;
@@ -95,9 +95,9 @@ std::uint64_t CheckpointSlice::held(std::uint64_t words) const noexcept {
 void save_checkpoint(const std::filesystem::path& path, const Ranker& ranker, const TwoBitProgress& progress,
                      std::span<const std::uint64_t> fields, const CheckpointSlice& slice) {
   const std::string name = path.string();
-  if (progress.histogram.size() > kMaxHistogram) throw DataError(name + ": too many layers for a checkpoint");
+  if (progress.histogram.size() > kCheckpointMaxHistogram) throw DataError(name + ": too many layers for a checkpoint");
   std::vector<std::uint8_t> h(kHeaderSize, 0);
-  std::memcpy(h.data(), kMagic.data(), kMagic.size());
+  std::memcpy(h.data(), kCheckpointMagic.data(), kCheckpointMagic.size());
   put<std::uint32_t>(h, 8, kCheckpointVersion);
   put<std::uint32_t>(h, 12, kFormatVersion);
   h[16] = kEngineTwoBit;
@@ -117,7 +117,7 @@ void save_checkpoint(const std::filesystem::path& path, const Ranker& ranker, co
   put<std::uint64_t>(h, 64, XXH3_64bits(fields.data(), fields.size_bytes()));
   put<std::uint32_t>(h, 80, static_cast<std::uint32_t>(progress.histogram.size()));
   for (std::size_t i = 0; i < progress.histogram.size(); ++i)
-    put<std::uint64_t>(h, kHistogramOffset + 8 * i, progress.histogram[i]);
+    put<std::uint64_t>(h, kCheckpointHistogramOffset + 8 * i, progress.histogram[i]);
   put<std::uint64_t>(h, kChecksumOffset, detail::header_checksum(h, kChecksumOffset));
 
   write_atomically(path, {std::span<const std::uint8_t>(h),
@@ -148,7 +148,7 @@ LoadedCheckpoint load_checkpoint(const std::filesystem::path& path, const Ranker
   };
   std::array<std::uint8_t, kHeaderSize> h{};
   const std::size_t got = read_all(h.data(), h.size());
-  if (got < kMagic.size() || std::memcmp(h.data(), kMagic.data(), kMagic.size()) != 0)
+  if (got < kCheckpointMagic.size() || std::memcmp(h.data(), kCheckpointMagic.data(), kCheckpointMagic.size()) != 0)
     throw bad("not a tilespace checkpoint (bad magic)");
   if (got < kHeaderSize) throw bad("truncated checkpoint header");
   const auto version = get<std::uint32_t>(h, 8);
@@ -198,12 +198,12 @@ LoadedCheckpoint load_checkpoint(const std::filesystem::path& path, const Ranker
   c.progress.next_layer = static_cast<int>(get<std::uint32_t>(h, 20));
   c.progress.pending = get<std::uint64_t>(h, 24);
   const auto len = get<std::uint32_t>(h, 80);
-  if (len > kMaxHistogram || len != static_cast<std::uint32_t>(c.progress.next_layer) || len == 0)
+  if (len > kCheckpointMaxHistogram || len != static_cast<std::uint32_t>(c.progress.next_layer) || len == 0)
     throw bad("inconsistent histogram length");
   std::uint64_t total = 0;  // the states settled so far (checked against overflow: no lie wraps around)
   bool overflow = false;
   for (std::uint32_t i = 0; i < len; ++i) {
-    c.progress.histogram.push_back(get<std::uint64_t>(h, kHistogramOffset + 8 * i));
+    c.progress.histogram.push_back(get<std::uint64_t>(h, kCheckpointHistogramOffset + 8 * i));
     overflow = overflow || __builtin_add_overflow(total, c.progress.histogram.back(), &total);
   }
   std::uint64_t found = 0;

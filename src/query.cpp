@@ -51,19 +51,19 @@ namespace {
 
 constexpr int kMaxTokens = 2 * kMaxCells;
 
-bool is_sep(char c) { return c == ' ' || c == '\t' || c == ',' || c == '/' || c == '\r' || c == ';'; }
+bool is_tile_sep(char c) { return c == ' ' || c == '\t' || c == ',' || c == '/' || c == '\r' || c == ';'; }
 
 // Splits `line` into at most `max` tile tokens (blanks, commas, semicolons and '/' separate them);
 // the count, or -1 when there are more.
 int split_tokens(std::string_view line, std::string_view* tok, int max) noexcept {
   int count = 0;
   for (std::size_t i = 0; i < line.size();) {
-    if (is_sep(line[i])) {
+    if (is_tile_sep(line[i])) {
       ++i;
       continue;
     }
     std::size_t j = i;
-    while (j < line.size() && !is_sep(line[j])) ++j;
+    while (j < line.size() && !is_tile_sep(line[j])) ++j;
     if (count == max) return -1;
     tok[count++] = line.substr(i, j - i);
     i = j;

@@ -62,7 +62,7 @@ namespace {
 
 bool is_sep(char c) { return c == ' ' || c == '\t' || c == ',' || c == ';' || c == '\r'; }
 
-std::string quoted(std::string_view t) {
+std::string quoted_token(std::string_view t) {
   std::string s = "'";
   for (char c : t) s += (c >= 32 && c < 127) ? c : '?';
   return s + "'";
@@ -158,7 +158,7 @@ State parse_state(std::string_view text, const std::optional<Board>& board) {
   std::array<bool, kMaxBoardCells> seen{};
   for (int c = 0; c < n; ++c) {
     const auto value = tile_value(tokens[c]);
-    if (!value) throw InputError("unknown symbol " + quoted(tokens[c]) + ": tiles are numbers, the blank is 0, _ or .");
+    if (!value) throw InputError("unknown symbol " + quoted_token(tokens[c]) + ": tiles are numbers, the blank is 0, _ or .");
     const int v = *value;
     if (v >= n)
       throw InputError("tile " + std::to_string(v) + " does not fit a " + b->name() + " board (tiles 1-" +
@@ -234,7 +234,7 @@ LabelledPair parse_labelled_pair(std::string_view start_text, std::string_view g
       continue;
     }
     if (std::find(out.labels.names.begin() + 1, out.labels.names.end(), t) != out.labels.names.end())
-      throw InputError("goal: tile " + quoted(t) + " appears twice");
+      throw InputError("goal: tile " + quoted_token(t) + " appears twice");
     out.goal.tiles[c] = static_cast<std::uint8_t>(out.labels.names.size());
     out.labels.names.emplace_back(t);
   }
@@ -251,11 +251,11 @@ LabelledPair parse_labelled_pair(std::string_view start_text, std::string_view g
     } else {
       const auto it = std::find(out.labels.names.begin() + 1, out.labels.names.end(), t);
       if (it == out.labels.names.end())
-        throw InputError("tile " + quoted(t) + " of the start is not in the goal: start and goal must use the same tiles");
+        throw InputError("tile " + quoted_token(t) + " of the start is not in the goal: start and goal must use the same tiles");
       v = static_cast<int>(it - out.labels.names.begin());
     }
     if ((seen >> v) & 1u)
-      throw InputError(v == 0 ? std::string("the blank appears twice") : "tile " + quoted(t) + " appears twice");
+      throw InputError(v == 0 ? std::string("the blank appears twice") : "tile " + quoted_token(t) + " appears twice");
     seen |= 1u << v;
     out.start.tiles[c] = static_cast<std::uint8_t>(v);
     if (v == 0) out.start.blank = c;

@@ -16,6 +16,7 @@
 
 #include "tilespace/errors.hpp"
 #include "tilespace/search/algorithms.hpp"
+#include "tilespace/search/automaton.hpp"
 #include "tilespace/search/heuristics.hpp"
 #include "tilespace/search/pattern_heuristic.hpp"
 #include "tilespace/search/registry.hpp"

@@ -2,10 +2,9 @@
 
 #include <cmath>
 
-#include "catalogue.hpp"
+#include "run.hpp"
 #include "tilespace/errors.hpp"
 #include "tilespace/rank.hpp"
-#include "tilespace/search/automaton.hpp"
 
 namespace tilespace::search {
 
@@ -27,8 +26,6 @@ void fill_moves(Result& r) {
   }
 }
 
-
-
 SolveOptions solve_options(const SolvePlan& plan) {
   SolveOptions o;
   o.algorithm = plan.algorithm;
@@ -38,29 +35,6 @@ SolveOptions solve_options(const SolvePlan& plan) {
   o.limits = plan.limits;
   return o;
 }
-
-namespace {
-
-// The registered algorithm (catalogue.hpp) on domain `d`, with its heuristic when it takes one.
-template <class D>
-Result run(const D& d, const State& start, const SolveOptions& o) {
-  if constexpr (!D::kPacked) {
-    if (o.trace) throw option_error("trace", "traces are recorded on boards of at most 16 cells");
-  }
-  return catalogue::with_entry(
-      catalogue::Algorithms{}, o.algorithm,
-      [&]<class A>() -> Result {
-        if constexpr (A::info.uses_heuristic) {
-          return with_heuristic(d, o.heuristic, HeuristicSources{o.table, o.pdb},
-                                [&](const auto& hp) { return A::run(d, *hp, start, o); });
-        } else {
-          return A::run(d, start, o);
-        }
-      },
-      [&] { throw InputError("unknown algorithm '" + o.algorithm + "'"); });
-}
-
-}  // namespace
 
 Result solve(const State& start, const State& goal, const SolveOptions& o) {
   const AlgorithmInfo* alg = find_algorithm(o.algorithm);
@@ -75,7 +49,7 @@ Result solve(const State& start, const State& goal, const SolveOptions& o) {
     r.unreachable = true;
     return r;
   }
-  r = with_domain(goal, [&](const auto& d) { return run(d, start, o); });
+  r = with_domain(goal, [&](const auto& d) { return detail::run(d, start, o); });
   fill_moves(r);
   return r;
 }
