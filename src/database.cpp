@@ -228,6 +228,18 @@ void save_database(const std::filesystem::path& path, const DatabaseInfo& info, 
                           std::span<const std::uint8_t>(frame.trailer)});
 }
 
+void create_folder(const std::filesystem::path& dir) {
+  std::error_code ec;
+  if (dir.empty() || std::filesystem::is_directory(dir, ec)) return;
+  const std::filesystem::path parent = dir.parent_path();
+  if (!parent.empty() && !std::filesystem::is_directory(parent, ec))
+    throw DataError(dir.string() + ": cannot create the folder: no folder " + parent.string());
+  std::error_code made;
+  std::filesystem::create_directory(dir, made);  // false also when another process just made it
+  if (!std::filesystem::is_directory(dir, ec))
+    throw DataError(dir.string() + ": cannot create the folder: " + (made ? made.message() : std::string("a file has that name")));
+}
+
 void write_atomically(const std::filesystem::path& path, std::initializer_list<std::span<const std::uint8_t>> parts) {
   const std::string name = path.string();
   std::error_code ec;
@@ -236,7 +248,7 @@ void write_atomically(const std::filesystem::path& path, std::initializer_list<s
   const auto status = std::filesystem::status(path, ec);
   const bool special = !ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status);
   if (special && std::filesystem::is_directory(status)) throw DataError(name + ": is a folder, not a file");
-  if (!special && path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
+  if (!special && path.has_parent_path()) create_folder(path.parent_path());
   if (!special) remove_stale_temporaries(path);
   const std::string tmp = special ? name : name + ".tmp." + std::to_string(::getpid());
   const int fd = special ? ::open(name.c_str(), O_WRONLY | O_CLOEXEC)

@@ -248,9 +248,24 @@ StartArg resolve_start(const std::string& arg, const std::optional<Board>& board
 Problem parse_start_problem(const StartArg& start, ProblemText text) {
   text.start = start.texts.start;
   const bool goal_from_file = text.goal.empty() && start.texts.goal;
+  const bool goal_twice = !text.goal.empty() && start.texts.goal;
   if (goal_from_file) text.goal = *start.texts.goal;
   try {
-    return parse_problem(text);
+    Problem p = parse_problem(text);
+    if (goal_twice) {  // the same goal given twice is fine; two different ones are a mistake
+      ProblemText from_file = text;
+      from_file.goal = *start.texts.goal;
+      std::optional<State> file_goal;
+      try {
+        file_goal = parse_problem(from_file).goal;
+      } catch (const InputError&) {
+      }
+      if (!file_goal || !(*file_goal == p.goal))
+        throw InputError(About::goal, "--goal '" + text.goal + "' and the goal of " + start.source + " (line " +
+                                          std::to_string(start.texts.goal_line) + ": '" + *start.texts.goal +
+                                          "') differ: give one of them");
+    }
+    return p;
   } catch (const InputError& e) {
     if (start.source.empty()) throw;
     if (e.about == About::start) throw InputError(About::file, e.what(), start.source, start.texts.start_line);

@@ -79,8 +79,8 @@ bool blank_between(std::string_view a, std::string_view b) noexcept {
   return false;
 }
 
-void append_uint(std::string& out, unsigned v) {
-  char buf[16];
+void append_uint(std::string& out, std::uint64_t v) {
+  char buf[24];
   auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);
   out.append(buf, p);
 }
@@ -121,27 +121,39 @@ BatchStats run_batch(TableStore& store, std::string_view input, std::string& out
   std::optional<Labelling> default_goal;  // the default goal's labelling, once its table is known
 
   BatchStats stats;
-  // One answer line: the length, or unreachable (d < 0).
-  auto answer = [&](int d) {
+  // One answer line: the length, or unreachable (d < 0); in JSON with the input's line number.
+  auto json_line = [&](std::uint64_t line_no) {
+    out += "\"line\":";
+    append_uint(out, line_no);
+    out += "}\n";
+  };
+  auto answer = [&](int d, std::uint64_t line_no) {
     if (d >= 0) {
       ++stats.answered;
       if (options.json) {
         out += "{\"length\":";
         append_uint(out, static_cast<unsigned>(d));
-        out += "}\n";
+        out += ',';
+        json_line(line_no);
       } else {
         append_uint(out, static_cast<unsigned>(d));
         out += '\n';
       }
     } else {
       ++stats.unreachable;
-      out += options.json ? "{\"length\":null}\n" : "unreachable\n";
+      if (options.json) {
+        out += "{\"length\":null,";
+        json_line(line_no);
+      } else {
+        out += "unreachable\n";
+      }
     }
   };
   // Answers waiting for their table byte, in line order (a bad line flushes them first).
   struct Pending {
     const std::uint8_t* at;  // the byte to read, or null: `value` is the answer
     int value;
+    std::uint64_t line;  // the input's line
   };
   constexpr std::size_t kAhead = 16;
   std::array<Pending, kAhead> ring{};
@@ -150,7 +162,7 @@ BatchStats run_batch(TableStore& store, std::string_view input, std::string& out
     const Pending p = ring[head];
     head = (head + 1) % kAhead;
     --waiting;
-    answer(p.at ? *p.at : p.value);
+    answer(p.at ? *p.at : p.value, p.line);
   };
   auto push = [&](Pending p) {
     if (waiting == kAhead) retire();
@@ -177,9 +189,10 @@ BatchStats run_batch(TableStore& store, std::string_view input, std::string& out
       ++stats.errors;
       err << "tilespace: " << options.name << " line " << line_no << ": " << msg << '\n';
       if (options.json) {
-        out += "{\"error\":\"" + json_escape(msg) + "\"}\n";
+        out += "{\"error\":\"" + json_escape(msg) + "\",";
+        json_line(line_no);
       } else {
-        out += "error\n";
+        out += "error: " + msg + "\n";
       }
     };
     // The common forms without allocating; anything else (and every error) through the grammar.
@@ -210,13 +223,13 @@ BatchStats run_batch(TableStore& store, std::string_view input, std::string& out
     const Labelling goal_labels = goal ? t.labelling(*goal) : *default_goal;
     const std::uint64_t r = t.rank_if_reachable(*start, goal_labels);
     if (r == Ranker::kUnreachable) {
-      push({nullptr, -1});
+      push({nullptr, -1, line_no});
     } else if (t.table().by_descent()) {
-      push({nullptr, t.table().depth_of_rank(r)});
+      push({nullptr, t.table().depth_of_rank(r), line_no});
     } else {
       const std::uint8_t* at = t.table().depths().data() + r;
       __builtin_prefetch(at);
-      push({at, 0});
+      push({at, 0, line_no});
     }
   }
   flush();

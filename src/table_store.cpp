@@ -9,6 +9,7 @@
 #include <cstdio>
 
 #include "tilespace/checkpoint.hpp"
+#include "tilespace/database.hpp"
 #include "tilespace/errors.hpp"
 
 namespace tilespace {
@@ -114,6 +115,7 @@ const DistanceTable& TableStore::table(const Board& board, int goal_blank) {
       const State goal = canonical_goal(board, goal_blank);
       throw too_long_to_build("distance table", goal, options_.dir, cost, build_command(goal, options_.dir));
     }
+    create_folder(options_.dir);  // before any work: a mistyped --db is one error, and nothing is built
     if (options_.note) options_.note("no database " + path.string() + " yet: building it first");
     const auto& t = build(board, goal_blank);
     if (options_.note)
@@ -137,6 +139,7 @@ bool TableStore::up_to_date(const Board& board, int goal_blank, int bits, int th
 
 const DistanceTable& TableStore::build(const Board& board, int goal_blank) {
   const auto path = path_for(board, goal_blank);
+  create_folder(options_.dir);
   const Engine engine = DistanceTable::choose_engine(board, options_.engine);
   if (engine == Engine::byte) {
     auto t = std::make_unique<DistanceTable>(DistanceTable::build(board, goal_blank, options_.bfs));
@@ -148,7 +151,7 @@ const DistanceTable& TableStore::build(const Board& board, int goal_blank) {
   const auto ckpt = checkpoint_for(board, goal_blank);
   const CheckpointSlice whole;  // every word
   std::error_code ec;
-  std::filesystem::create_directories(options_.dir, ec);
+  create_folder(options_.dir);
   remove_stale_temporaries(ckpt);
   std::optional<LoadedCheckpoint> resumed;
   if (std::filesystem::exists(ckpt, ec)) {

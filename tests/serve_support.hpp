@@ -20,10 +20,12 @@
 
 namespace testing {
 
-// `tilespace serve --port 0` as a child process; the port from its first stdout line.
+// `tilespace serve --port 0` as a child process (on `host`); the address listened on and the port
+// from its first stdout line ("listening on http://HOST:PORT/").
 class Server {
  public:
-  explicit Server(const std::filesystem::path& db, std::vector<std::string> extra = {}) {
+  explicit Server(const std::filesystem::path& db, std::vector<std::string> extra = {},
+                  const std::string& host = "127.0.0.1") {
     int out[2];
     REQUIRE(::pipe(out) == 0);
     pid_ = ::fork();
@@ -33,7 +35,7 @@ class Server {
       ::dup2(out[1], STDOUT_FILENO);
       ::close(out[0]);
       ::close(out[1]);
-      std::vector<std::string> args{TILESPACE_CLI, "serve", "--host", "127.0.0.1", "--port", "0", "--db", db.string()};
+      std::vector<std::string> args{TILESPACE_CLI, "serve", "--host", host, "--port", "0", "--db", db.string()};
       args.insert(args.end(), extra.begin(), extra.end());
       std::vector<char*> argv;
       for (auto& a : args) argv.push_back(a.data());
@@ -46,10 +48,13 @@ class Server {
     char ch = 0;
     while (::read(out[0], &ch, 1) == 1 && ch != '\n') line += ch;
     ::close(out[0]);
-    const std::string prefix = "listening on http://127.0.0.1:";
+    const std::string prefix = "listening on http://";
     INFO("first line: " << line);
     REQUIRE(line.rfind(prefix, 0) == 0);
-    port_ = std::stoi(line.substr(prefix.size()));
+    const std::size_t colon = line.rfind(':');
+    REQUIRE((colon != std::string::npos && colon > prefix.size() && line.back() == '/'));
+    host_ = line.substr(prefix.size(), colon - prefix.size());
+    port_ = std::stoi(line.substr(colon + 1));
   }
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
@@ -60,6 +65,8 @@ class Server {
     }
   }
   int port() const { return port_; }
+  // The address listened on, as the URL writes it: "127.0.0.1", "[::1]".
+  const std::string& host() const { return host_; }
   bool alive() const { return ::kill(pid_, 0) == 0; }
   // SIGTERM; returns the exit status (-1 if it did not exit within 10 s).
   int stop() {
@@ -78,6 +85,7 @@ class Server {
  private:
   pid_t pid_ = -1;
   int port_ = 0;
+  std::string host_;
 };
 
 struct Reply {

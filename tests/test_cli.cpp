@@ -5,6 +5,8 @@
 
 #include <chrono>
 #include <filesystem>
+#include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -194,7 +196,7 @@ TEST_CASE("cli: commands that need a distance table refuse 5x5 with exit 2", "[c
   // A 25-tile line in a batch on the default 3x3 board is one bad line, exit 2.
   r = run_cli("query --batch -", dir.path, "1 2 3 4 5 6 7 8 0\n" + korf1.substr(1, korf1.size() - 2) + "\n");
   CHECK(r.rc == tilespace::kExitInput);
-  CHECK(r.out == "0\nerror\n");
+  CHECK(r.out == "0\nerror: expected a start and an optional goal of 9 tiles each (3x3 board), got 25 tiles\n");
   CHECK_THAT(r.err, Catch::Contains("line 2"));
 }
 
@@ -292,7 +294,10 @@ TEST_CASE("cli: query --batch answers every line in order", "[cli]") {
       "1 2 3 4 5 6 7 -0 8\n";
   testing::write_file(dir / "pairs.txt", input);
   auto r = run_cli("query --batch pairs.txt", dir.path);
-  CHECK(r.out == "4\n0\n8\nunreachable\nerror\n4\nerror\n31\n4\nerror\n");
+  // One answer per line with tiles, in order; a bad line's answer says what is wrong.
+  CHECK(std::regex_replace(r.out, std::regex("error: [^\n]*"), "error") == "4\n0\n8\nunreachable\nerror\n4\nerror\n31\n4\nerror\n");
+  CHECK_THAT(r.out, Catch::Contains("\nerror: start: tile 7 appears twice\n") &&
+                        Catch::Contains("\nerror: start: unknown symbol '-0'"));
   CHECK_THAT(r.err, Catch::Contains("line 12: start: unknown symbol '-0'"));
   CHECK(r.rc == tilespace::kExitInput);  // some lines were bad
   CHECK_THAT(r.err, Catch::Contains("line 7: start: tile 7 appears twice"));
@@ -300,7 +305,20 @@ TEST_CASE("cli: query --batch answers every line in order", "[cli]") {
 
   r = run_cli("query --batch - --json", dir.path, "2 8 3 1 0 4 7 6 5 1 2 3 8 0 4 7 6 5\n1 2 3 4 5 6 8 7 0\n");
   CHECK(r.rc == tilespace::kExitUnreachable);  // no bad line, one unreachable pair
-  CHECK(r.out == "{\"length\":4}\n{\"length\":null}\n");
+  CHECK(r.out == "{\"length\":4,\"line\":1}\n{\"length\":null,\"line\":2}\n");
+  // Every JSON answer carries its input line; comment and blank lines give none.
+  r = run_cli("query --batch pairs.txt --json", dir.path);
+  CHECK(r.rc == tilespace::kExitInput);
+  std::vector<nlohmann::json> answers;
+  std::istringstream lines(r.out);
+  for (std::string l; std::getline(lines, l);) answers.push_back(nlohmann::json::parse(l));
+  REQUIRE(answers.size() == 10);
+  const std::vector<int> input_lines{2, 3, 5, 6, 7, 8, 9, 10, 11, 12};
+  for (std::size_t i = 0; i < answers.size(); ++i) CHECK(answers[i]["line"] == input_lines[i]);
+  CHECK(answers[0]["length"] == 4);
+  CHECK(answers[3]["length"].is_null());
+  CHECK(answers[4]["error"] == "start: tile 7 appears twice");
+  CHECK_THAT(answers[9]["error"].get<std::string>(), Catch::StartsWith("start: unknown symbol '-0'"));
 
   r = run_cli("query --batch - --board 2x3 --goal '0 1 2 3 4 5'", dir.path, "1 0 2 3 4 5\n012345\n");
   CHECK(r.rc == 0);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <string_view>
 #include <vector>
@@ -264,7 +265,8 @@ TEST_CASE("batch queries answer a 25-tile line on a small board with an error li
   std::string out;
   std::ostringstream err;
   const BatchStats stats = run_batch(store, input, out, err, bo);
-  CHECK(out == "0\nerror\nerror\nerror\nerror\nerror\n1\n");
+  CHECK(std::regex_replace(out, std::regex("error: [^\n]*"), "error") == "0\nerror\nerror\nerror\nerror\nerror\n1\n");
+  CHECK_THAT(out, Catch::Contains("\nerror: expected a start and an optional goal of 4 tiles each (2x2 board), got 25 tiles\n"));
   CHECK(stats.errors == 5);
   CHECK(stats.answered == 2);
   CHECK_THAT(err.str(), Catch::Matchers::Contains("line 2: expected a start and an optional goal of 4 tiles each") &&
@@ -309,7 +311,7 @@ TEST_CASE("a word of separators alone is no state, in the grammar as in the batc
   std::string out;
   std::ostringstream err;
   run_batch(store, input, out, err, bo);
-  CHECK(out == "0\n1\n1\n0\nunreachable\nerror\nerror\n1\nerror\n");
+  CHECK(std::regex_replace(out, std::regex("error: [^\n]*"), "error") == "0\n1\n1\n0\nunreachable\nerror\nerror\n1\nerror\n");
   CHECK_THROWS_AS(parse_line_pair("1230;1203", Board(2, 2)), InputError);
   CHECK(parse_line_pair("1230; 1203", Board(2, 2)).goal.has_value());
   const std::optional<Board> b22 = Board(2, 2);

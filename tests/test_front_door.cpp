@@ -278,6 +278,52 @@ TEST_CASE("frontdoor: query - reads the start from standard input", "[frontdoor]
   CHECK(r.out == "1\n");
 }
 
+TEST_CASE("frontdoor: a goal in the start file and a different --goal are an error naming both", "[frontdoor]") {
+  Folder f;
+  // 8 6 7 2 5 4 3 0 1 is 31 moves from the usual goal and reachable from the spiral one.
+  write_file(f / "pair.txt", "8 6 7 2 5 4 3 0 1\n1 2 3 4 5 6 7 8 0\n");
+  for (const std::string cmd : {"query", "solve"}) {
+    RunResult r = run_cli(cmd + " pair.txt --goal '1 2 3 8 0 4 7 6 5'", f.path());
+    INFO(cmd << ": " << r.err);
+    CHECK(r.rc == 2);
+    CHECK(r.out.empty());
+    CHECK(newlines(r.err) == 1);
+    CHECK(r.err.find("--goal '1 2 3 8 0 4 7 6 5'") != std::string::npos);
+    CHECK(r.err.find("pair.txt (line 2: '1 2 3 4 5 6 7 8 0')") != std::string::npos);
+    // Standard input alike.
+    r = run_cli(cmd + " - --goal '1 2 3 8 0 4 7 6 5'", f.path(), "8 6 7 2 5 4 3 0 1\n1 2 3 4 5 6 7 8 0\n");
+    CHECK(r.rc == 2);
+    CHECK(r.err.find("standard input (line 2") != std::string::npos);
+    // The same goal twice, spelled differently, is no conflict.
+    r = run_cli(cmd + " pair.txt --goal '1,2,3/4,5,6/7,8,0'", f.path());
+    CHECK(r.rc == 0);
+  }
+  CHECK(run_cli("query pair.txt --goal '1 2 3 4 5 6 7 8 0'", f.path()).out == "31\n");
+}
+
+TEST_CASE("frontdoor: a mistyped --db creates nothing: its last folder at most, and only to write", "[frontdoor]") {
+  TempDir dir;
+  // A missing parent: exit 3 naming it, and no folder made.
+  RunResult r = run_cli("query '1 2 3 4 5 6 7 0 8' --db typo/deep/er", dir.path);
+  INFO(r.err);
+  CHECK(r.rc == 3);
+  CHECK(r.err.find("no folder typo/deep") != std::string::npos);
+  CHECK(newlines(r.err) == 1);
+  CHECK(!fs::exists(dir / "typo"));
+  r = run_cli("build --db typo/deep/er", dir.path);
+  CHECK(r.rc == 3);
+  CHECK(!fs::exists(dir / "typo"));
+  // A command that writes nothing creates nothing, even the last folder.
+  r = run_cli("solve -a astar --heuristic manhattan '1 2 3 4 5 6 7 0 8' --db fresh", dir.path);
+  CHECK(r.rc == 0);
+  CHECK(!fs::exists(dir / "fresh"));
+  // One missing folder under an existing one is made when a command writes.
+  r = run_cli("query '1 2 3 4 5 6 7 0 8' --db fresh", dir.path);
+  CHECK(r.rc == 0);
+  CHECK(r.out == "1\n");
+  CHECK(fs::is_directory(dir / "fresh"));
+}
+
 TEST_CASE("frontdoor: query --batch and solve --batch accept a BOM, CRLF, comments and blank lines", "[frontdoor]") {
   Folder f;
   write_file(f / "batch.txt",

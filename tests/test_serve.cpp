@@ -470,6 +470,36 @@ TEST_CASE("cli: serve refuses a bad port or a port in use with exit 2", "[serve]
   REQUIRE(srv.stop() == 0);
 }
 
+TEST_CASE("cli: serve --host takes IPv6 with or without brackets and names that resolve", "[serve][cli]") {
+  testing::TempDir dir;
+  // A name: localhost listens on one of its addresses (the IPv4 one where it has one) and answers.
+  {
+    Server srv(dir.path, {}, "localhost");
+    REQUIRE((srv.host() == "127.0.0.1" || srv.host() == "[::1]"));
+    httplib::Client cli(srv.host() == "[::1]" ? "::1" : srv.host(), srv.port());
+    REQUIRE(testing::get(cli, "/api/info").status == 200);
+    REQUIRE(srv.stop() == 0);
+  }
+  // IPv6 loopback, bare and bracketed, where this machine has it.
+  if (std::ifstream("/proc/net/if_inet6").good()) {
+    for (const std::string host : {"::1", "[::1]"}) {
+      Server srv(dir.path, {}, host);
+      REQUIRE(srv.host() == "[::1]");
+      httplib::Client cli("::1", srv.port());
+      cli.set_url_encode(false);  // "+" for spaces
+      const testing::Reply q = testing::get(cli, "/api/query?start=1+2+3+4+5+6+7+0+8");
+      INFO(q.status << " " << q.body.dump());
+      REQUIRE(q.body["length"] == 1);
+      REQUIRE(srv.stop() == 0);
+    }
+  }
+  // A name that resolves to nothing (RFC 6761: .invalid never does): exit 2 naming it.
+  const auto r = testing::run_cli("serve --host no-such-host.invalid --port 0 --db " + dir.path.string(), dir.path);
+  REQUIRE(r.rc == 2);
+  REQUIRE(r.err.find("'no-such-host.invalid' is not an IP address or a name that resolves") != std::string::npos);
+  REQUIRE(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+}
+
 TEST_CASE("serve: searches beyond --max-solves get 503 while queries go on", "[serve][timing]") {
   testing::TempDir dir;
   Server srv(dir.path, {"--max-solves", "1", "--max-nodes", "2000000000"});
@@ -609,6 +639,13 @@ TEST_CASE("serve: POST /api/query answers a batch line by line, exactly as query
   REQUIRE(res);
   REQUIRE(res->status == 200);
   REQUIRE(res->body == "1\nunreachable\n");
+  // In JSON every answer names its line of the body; comments and blank lines answer nothing.
+  res = cli.Post("/api/query?json=1", "# pairs\n\n123456708\n1 2 3\n123456780 123456780\n", "text/plain");
+  REQUIRE(res);
+  REQUIRE(res->status == 200);
+  REQUIRE(res->body == "{\"length\":1,\"line\":3}\n"
+                       "{\"error\":\"expected a start and an optional goal of 9 tiles each (3x3 board), got 3 tiles\",\"line\":4}\n"
+                       "{\"length\":0,\"line\":5}\n");
   const std::string chunked = raw(srv.port(),
                                   "POST /api/query HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
                                   "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"

@@ -95,7 +95,10 @@ int main(int argc, char** argv) {
   query->add_option_function<std::string>("start", [&](const std::string& v) { start = v; },
                                           "Start state, e.g. '1 2 3 4 5 6 7 8 0' or 123456780, a file, or - for stdin");
   add_common(query, c, true, true, true);
-  query->add_option("--batch", batch, "Answer one 'START [GOAL]' a line from FILE ('-' for stdin)");
+  query->add_option("--batch", batch,
+                    "Answer one 'START [GOAL]' a line from FILE ('-' for stdin): one answer per line in order "
+                    "(length, unreachable, or error: MESSAGE; --json adds each line's number); comment (#) and "
+                    "blank lines give no answer");
   query->add_option("--lang", c.lang, "Messages in en or zh")->check(CLI::IsMember({"en", "zh"}));
 
   auto* stats = app.add_subcommand("stats", "Depth histogram, radius, mean and farthest states");
@@ -144,7 +147,7 @@ int main(int argc, char** argv) {
   serve->add_option("--db", c.db, "Folder of the databases")->capture_default_str();
   serve->add_option("--threads", c.threads, "Threads for table builds (0: all cores)")->check(CLI::Range(0, 1024));
   serve->add_flag("--progress", c.progress, "Report each BFS layer of a table build on stderr");
-  serve->add_option("--host", vf.host, "Address to listen on")->capture_default_str();
+  serve->add_option("--host", vf.host, "Address or name to listen on (127.0.0.1, ::1, localhost)")->capture_default_str();
   serve->add_option("--port", vf.port, "Port (0: any free port; the first stdout line tells)")->capture_default_str();
   serve->add_option("--static", vf.static_dir, "Serve the viewer from this folder instead of the built-in copy");
   serve->add_option("--workers", vf.workers, "Threads that answer searches, statistics and batches")->capture_default_str();

@@ -195,6 +195,11 @@ void write_atomically(const std::filesystem::path& path, std::initializer_list<s
 // Removes `<path>.tmp.<pid>` files left by writers that no longer run (killed mid-write).
 void remove_stale_temporaries(const std::filesystem::path& path);
 
+// Creates the folder `dir` when it is missing — that folder only: a missing parent (a mistyped
+// --db such as typo/deep/er) is a DataError naming it, and nothing is created. Called only by what
+// writes (write_atomically, the build's checkpoints), so a command that only reads creates nothing.
+void create_folder(const std::filesystem::path& dir);
+
 // Maps and validates `path`. Throws DataError on any missing, truncated, corrupt or foreign file.
 LoadedDatabase load_database(const std::filesystem::path& path);
 

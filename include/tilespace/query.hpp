@@ -35,9 +35,11 @@ struct BatchStats {
   std::uint64_t lines = 0, answered = 0, unreachable = 0, errors = 0;
 };
 
-// Answers every line of `input`, appending one output line per query line to `out`; a bad line
-// (a wrong tile count included, such as a 25-tile line on a smaller board) gives "error" (JSON:
-// {"error":...}) and a message with its line number on `err`. Throws InputError (require_packed)
+// Answers every line of `input`, appending one output line per query line to `out` (comment and
+// blank lines give none): the length, or "unreachable"; in JSON {"length":n,"line":L} with L the
+// input's line number (null length: unreachable). A bad line (a wrong tile count included, such as
+// a 25-tile line on a smaller board) gives "error: MESSAGE" (JSON: {"error":MESSAGE,"line":L}) and
+// the message with its line number on `err`. Throws InputError (require_packed)
 // before reading any line if the goal's board has more than kMaxCells cells: no distance table.
 BatchStats run_batch(TableStore& store, std::string_view input, std::string& out, std::ostream& err,
                      const BatchOptions& options);

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstdio>
 
+#include "tilespace/database.hpp"
 #include "tilespace/errors.hpp"
 #include "tilespace/table_store.hpp"
 
@@ -144,6 +145,7 @@ Partition choose_partition(const PdbStore& store, const State& goal) {
 
 std::shared_ptr<const PatternDatabase> PdbStore::build(const State& goal, const Pattern& pattern) {
   const auto path = path_for(goal, pattern);
+  create_folder(path.parent_path());  // before any work: a mistyped --db is one error, nothing built
   if (options_.note) {
     const BuildEstimate e = estimate_build(goal.board, pattern, options_.build.threads);
     char buf[256];

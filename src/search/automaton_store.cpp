@@ -8,6 +8,7 @@
 #include <cstring>
 #include <string>
 
+#include "tilespace/database.hpp"
 #include "tilespace/errors.hpp"
 #include "tilespace/memory.hpp"
 #include "tilespace/table_store.hpp"
@@ -95,6 +96,7 @@ MoveAutomaton load_or_build_automaton(const std::filesystem::path& dir, int dept
                                   : "--automaton --automaton-depth " + std::to_string(depth);
     throw too_long_to_build("move automaton of depth " + std::to_string(depth), dir, cost, build_command(dir, extra));
   }
+  create_folder(path.parent_path());  // before any work: a mistyped --db is one error
   if (note) note("no move automaton " + path.string() + " yet: building it first");
   MoveAutomaton m = MoveAutomaton::build(depth);
   m.save(path);

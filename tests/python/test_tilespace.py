@@ -13,6 +13,7 @@ import inspect
 import pathlib
 import os
 import random
+import re
 import threading
 import time
 
@@ -163,6 +164,17 @@ def test_exception_types():
     assert issubclass(tilespace.DataError, Exception)
     assert not issubclass(tilespace.DataError, (ValueError, MemoryError))
     assert issubclass(tilespace.SearchLimit, MemoryError)
+
+
+def test_a_mistyped_db_creates_nothing(tmp_path):
+    """db= with a missing parent is a DataError naming it, and no folder is made anywhere."""
+    db = tmp_path / "typo" / "deep" / "er"
+    with pytest.raises(tilespace.DataError, match=re.escape("no folder " + str(tmp_path / "typo" / "deep"))):
+        tilespace.distance("1 2 3 4 5 6 7 0 8", db=str(db))
+    assert not (tmp_path / "typo").exists()
+    # One missing folder under an existing one is made when a table is written there.
+    assert tilespace.distance("1 2 3 4 5 6 7 0 8", db=str(tmp_path / "fresh")) == 1
+    assert (tmp_path / "fresh").is_dir()
 
 
 # --- distance ------------------------------------------------------------------------------------

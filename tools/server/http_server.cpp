@@ -293,19 +293,41 @@ HttpServer::HttpServer(HttpLimits limits, HttpRouting routing)
 
 HttpServer::~HttpServer() = default;
 
-int HttpServer::bind(const std::string& host, int port) {
-  const std::string where = host + ":" + (port == 0 ? std::string("any port") : std::to_string(port));
+namespace {
+
+// The address `host` names: an IP address (IPv6 with or without brackets), else the resolved
+// name's first IPv4 address, else its first. Throws InputError when it names none.
+net::ip::address listen_address(net::io_context& ioc, const std::string& host, const std::string& where) {
+  std::string h = host;
+  if (h.size() >= 2 && h.front() == '[' && h.back() == ']') h = h.substr(1, h.size() - 2);
   beast::error_code ec;
-  const auto address = net::ip::make_address(host, ec);
-  if (ec) throw InputError("cannot listen on " + where + ": '" + host + "' is not an IP address");
-  const tcp::endpoint endpoint(address, static_cast<unsigned short>(port));
+  const auto literal = net::ip::make_address(h, ec);
+  if (!ec) return literal;
+  tcp::resolver resolver(ioc);
+  tcp::resolver::results_type found;
+  if (!h.empty()) found = resolver.resolve(h, "0", ec);
+  if (ec || found.empty())
+    throw InputError("cannot listen on " + where + ": '" + host + "' is not an IP address or a name that resolves" +
+                     (ec ? " (" + ec.message() + ")" : std::string()));
+  for (const auto& e : found)
+    if (e.endpoint().address().is_v4()) return e.endpoint().address();
+  return found.begin()->endpoint().address();
+}
+
+}  // namespace
+
+HttpServer::Listening HttpServer::bind(const std::string& host, int port) {
+  const std::string where = host + ":" + (port == 0 ? std::string("any port") : std::to_string(port));
+  const tcp::endpoint endpoint(listen_address(impl_->ioc, host, where), static_cast<unsigned short>(port));
+  beast::error_code ec;
   auto& a = impl_->acceptor;
   a.open(endpoint.protocol(), ec);
   if (!ec) a.set_option(net::socket_base::reuse_address(true), ec);  // not SO_REUSEPORT: a port in use stays refused
   if (!ec) a.bind(endpoint, ec);
   if (!ec) a.listen(net::socket_base::max_listen_connections, ec);
   if (ec) throw InputError("cannot listen on " + where + " (" + ec.message() + ")");
-  return a.local_endpoint().port();
+  const auto address = endpoint.address();
+  return {address.is_v6() ? "[" + address.to_string() + "]" : address.to_string(), a.local_endpoint().port()};
 }
 
 void HttpServer::run() {

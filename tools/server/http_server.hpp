@@ -47,9 +47,16 @@ class HttpServer {
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;
 
-  // Listens on host:port (port 0: any free port); returns the port. Throws InputError naming
-  // the address when it cannot (in use, or not an address of this machine).
-  int bind(const std::string& host, int port);
+  // Where the server listens: the address as a URL writes it ("127.0.0.1", "[::1]") and the port.
+  struct Listening {
+    std::string host;
+    int port = 0;
+  };
+  // Listens on host:port (port 0: any free port). `host` is an IP address (IPv6 with or without
+  // brackets) or a name that resolves ("localhost"; of its addresses the first IPv4 one, else the
+  // first). Throws InputError naming the host when it cannot (no such name, in use, or not an
+  // address of this machine).
+  Listening bind(const std::string& host, int port);
   // Serves until stop(); returns when every I/O and worker thread has ended.
   void run();
   // Ends run() from any thread: no new connection is accepted, open ones are closed.

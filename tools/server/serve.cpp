@@ -80,15 +80,14 @@ int cmd_serve(Common& c, const ServeFlags& f) {
                                           "M on this machine (four bodies at once within half its memory)");
   limits.body_budget = 4 * max_batch;
   HttpServer server(limits, routes.routing());
-  const int port = server.bind(f.host, f.port);
+  const HttpServer::Listening at = server.bind(f.host, f.port);
 
   std::thread waiter([&server, stop_signals] {
     int sig = 0;
     sigwait(&stop_signals, &sig);
     server.stop();
   });
-  const bool v6 = f.host.find(':') != std::string::npos;
-  std::printf("listening on http://%s%s%s:%d/\n", v6 ? "[" : "", f.host.c_str(), v6 ? "]" : "", port);
+  std::printf("listening on http://%s:%d/\n", at.host.c_str(), at.port);
   std::fflush(stdout);
   server.run();
   waiter.join();
