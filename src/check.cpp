@@ -3,6 +3,7 @@
 #include "tilespace/problem.hpp"
 #include "tilespace/query.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
@@ -170,7 +171,10 @@ CheckFields parse_check_line(std::string_view line, const std::optional<Board>& 
 }
 
 Answer parse_answer(std::string_view field) {
-  if (field == "unreachable") {
+  constexpr std::string_view kUnreachable = "unreachable";
+  if (field.size() == kUnreachable.size() &&
+      std::equal(field.begin(), field.end(), kUnreachable.begin(),
+                 [](char c, char u) { return (c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c) == u; })) {
     Answer a;
     a.kind = Answer::Kind::unreachable;
     return a;
@@ -178,10 +182,14 @@ Answer parse_answer(std::string_view field) {
   if (!field.empty() && is_digit(field[0])) return parse_length(field);
   Answer a;
   a.moves.resize(field.size());
+  std::size_t n = 0;
   for (std::size_t i = 0; i < field.size(); ++i) {
-    a.moves[i] = move_letter(field[i]);
-    if (!a.moves[i]) throw bad_character(field, i, "is not a move");
+    if (field[i] == ' ' || field[i] == ',') continue;  // "U L D L", "U,L,D,L"
+    a.moves[n] = move_letter(field[i]);
+    if (!a.moves[n]) throw bad_character(field, i, "is not a move");
+    ++n;
   }
+  a.moves.resize(n);
   return a;
 }
 
@@ -283,21 +291,24 @@ void CheckSummary::add(const LineVerdict& v) {
 }
 
 std::string junit_xml(const std::string& suite_name, const std::vector<JUnitCase>& cases) {
-  std::uint64_t failures = 0;
+  std::uint64_t failures = 0, errors = 0;
   double total = 0;
   for (const JUnitCase& c : cases) {
-    failures += c.failed;
+    failures += c.failed && !c.error;
+    errors += c.failed && c.error;
     if (std::isfinite(c.seconds) && c.seconds > 0) total += c.seconds;
   }
-  const std::string tests = std::to_string(cases.size()), failed = std::to_string(failures);
+  const std::string tests = std::to_string(cases.size()), failed = std::to_string(failures),
+                    erred = std::to_string(errors);
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites";
   append_attribute(out, "tests", tests);
   append_attribute(out, "failures", failed);
+  append_attribute(out, "errors", erred);
   out += ">\n  <testsuite";
   append_attribute(out, "name", suite_name);
   append_attribute(out, "tests", tests);
   append_attribute(out, "failures", failed);
-  append_attribute(out, "errors", "0");
+  append_attribute(out, "errors", erred);
   append_attribute(out, "skipped", "0");
   append_attribute(out, "time", seconds_text(total));
   out += ">\n";
@@ -310,12 +321,16 @@ std::string junit_xml(const std::string& suite_name, const std::vector<JUnitCase
       out += "/>\n";
       continue;
     }
-    out += ">\n      <failure";
+    const char* element = c.error ? "error" : "failure";
+    out += ">\n      <";
+    out += element;
     append_attribute(out, "type", c.failure_type);
     append_attribute(out, "message", c.message);
     out += '>';
     append_xml(out, c.message, false);
-    out += "</failure>\n    </testcase>\n";
+    out += "</";
+    out += element;
+    out += ">\n    </testcase>\n";
   }
   out += "  </testsuite>\n</testsuites>\n";
   return out;

@@ -226,7 +226,7 @@ std::string optimal_path(State s, std::mt19937_64& rng) {
 
 }  // namespace
 
-TEST_CASE("check: every verdict on hand-made 3x3 answers, the oracle asked only when needed", "[check]") {
+TEST_CASE("check: every verdict on hand-made 3x3 answers, the oracle asked only for reachable pairs", "[check]") {
   const State& goal = goal9();
   const std::string one_away = "1 2 3 4 5 6 7 0 8";  // 'R' reaches the goal
   BfsOracle oracle;
@@ -245,7 +245,7 @@ TEST_CASE("check: every verdict on hand-made 3x3 answers, the oracle asked only 
     CHECK(v.answered == 0);
     CHECK(describe(v, goal) == "optimal (0 moves)");
   }
-  SECTION("a move off the board is illegal; the oracle is not asked") {
+  SECTION("a move off the board is illegal; the optimum is reported beside it") {
     LineVerdict v = check(one_away, goal, "D", oracle);
     CHECK(v.verdict == Verdict::illegal_move);
     CHECK(v.step == 1);
@@ -255,9 +255,10 @@ TEST_CASE("check: every verdict on hand-made 3x3 answers, the oracle asked only 
     CHECK(v.verdict == Verdict::illegal_move);
     CHECK(v.step == 4);
     CHECK(v.move == 'U');
-    CHECK(oracle.calls == 0);
+    CHECK(v.optimal == 1);
+    CHECK(oracle.calls == 2);
   }
-  SECTION("legal moves that end elsewhere are wrong_end; the oracle is not asked") {
+  SECTION("legal moves that end elsewhere are wrong_end; the optimum is reported beside it") {
     LineVerdict v = check(one_away, goal, "RL", oracle);
     CHECK(v.verdict == Verdict::wrong_end);
     CHECK(v.end == parse_state(one_away));
@@ -269,7 +270,8 @@ TEST_CASE("check: every verdict on hand-made 3x3 answers, the oracle asked only 
     v = check(one_away, goal, "", oracle);
     CHECK(v.verdict == Verdict::wrong_end);
     CHECK(describe(v, goal) == "no moves, and the start 1 2 3 4 5 6 7 0 8 is not the goal 1 2 3 4 5 6 7 8 0");
-    CHECK(oracle.calls == 0);
+    CHECK(v.optimal == 1);
+    CHECK(oracle.calls == 3);
   }
   SECTION("a longer path to the goal is longer, by answered - optimal") {
     const LineVerdict v = check(one_away, goal, "RLR", oracle);
@@ -335,10 +337,14 @@ TEST_CASE("check: every verdict on hand-made 3x3 answers, the oracle asked only 
     CHECK(v.verdict == Verdict::undecided);
     CHECK(describe(v, goal) == "could not prove the optimum within the limits (claimed 1 move)");
     CHECK(oracle.calls == 2);
-    // Illegal and wrong-end paths are decided without it.
-    CHECK(check(one_away, goal, "D", oracle).verdict == Verdict::illegal_move);
-    CHECK(check(one_away, goal, "RL", oracle).verdict == Verdict::wrong_end);
-    CHECK(oracle.calls == 2);
+    // Illegal and wrong-end paths are decided without it (it is asked only for the optimum beside).
+    v = check(one_away, goal, "D", oracle);
+    CHECK(v.verdict == Verdict::illegal_move);
+    CHECK(v.optimal == -1);
+    v = check(one_away, goal, "RL", oracle);
+    CHECK(v.verdict == Verdict::wrong_end);
+    CHECK(v.optimal == -1);
+    CHECK(oracle.calls == 4);
   }
   SECTION("a legal path shorter than the oracle's optimum proves the oracle wrong") {
     oracle.lie = 2;
@@ -377,12 +383,19 @@ TEST_CASE("check: parse_answer reads moves, lengths and 'unreachable' and names 
   CHECK(parse_answer("007").length == 7);
   CHECK(parse_answer("100000").length == 100000);
   CHECK(parse_answer("unreachable").kind == Answer::Kind::unreachable);
+  // 'unreachable' in any case; moves parted by spaces or commas, as people write them.
+  CHECK(parse_answer("UNREACHABLE").kind == Answer::Kind::unreachable);
+  CHECK(parse_answer("Unreachable").kind == Answer::Kind::unreachable);
+  CHECK(parse_answer("U L D L").moves == "ULDL");
+  CHECK(parse_answer("u, l,d ,L").moves == "ULDL");
+  CHECK(parse_answer(" R").moves == "R");
+  CHECK(parse_answer(", ,").moves.empty());
 
   const std::string expected = ": expected moves (U, D, L, R), a length or 'unreachable'";
   CHECK(answer_error("RDLX") == "answer: 'X' (character 4) is not a move" + expected);
-  CHECK(answer_error("Unreachable") == "answer: 'n' (character 2) is not a move" + expected);
-  CHECK(answer_error("UNREACHABLE") == "answer: 'N' (character 2) is not a move" + expected);
-  CHECK(answer_error(" R") == "answer: ' ' (character 1) is not a move" + expected);
+  CHECK(answer_error("Unreachabl") == "answer: 'n' (character 2) is not a move" + expected);
+  CHECK(answer_error("U L X") == "answer: 'X' (character 5) is not a move" + expected);
+  CHECK(answer_error("U;L") == "answer: ';' (character 2) is not a move" + expected);
   CHECK(answer_error("R\t") == "answer: byte 0x09 (character 2) is not a move" + expected);
   CHECK(answer_error("RD\r") == "answer: byte 0x0D (character 3) is not a move" + expected);
   CHECK(answer_error("-3") == "answer: '-' (character 1) is not a move" + expected);
@@ -526,7 +539,7 @@ TEST_CASE("check: optimal paths from random 3x3 states are ok, a detour makes th
   std::mt19937_64 rng(2026);
   const State& goal = goal9();
   BfsOracle oracle;
-  int reachable = 0, unreachable = 0;
+  int reachable = 0, unreachable = 0, wrong_ends = 0;
   for (int trial = 0; trial < 300; ++trial) {
     const State start = testing::random_state(goal.board, rng);
     INFO("start " << start.to_string());
@@ -549,6 +562,8 @@ TEST_CASE("check: optimal paths from random 3x3 states are ok, a detour makes th
     if (!path.empty()) {
       const LineVerdict x = check_answer(start, goal, parse_answer(path.substr(0, path.size() - 1)), oracle);
       CHECK(x.verdict == Verdict::wrong_end);
+      CHECK(x.optimal == static_cast<int>(path.size()));
+      ++wrong_ends;
     }
     CHECK(check_answer(start, goal, parse_answer(std::to_string(path.size())), oracle).verdict == Verdict::ok);
     CHECK(check_answer(start, goal, parse_answer(std::to_string(path.size() + 2)), oracle).verdict ==
@@ -556,7 +571,7 @@ TEST_CASE("check: optimal paths from random 3x3 states are ok, a detour makes th
   }
   CHECK(reachable > 100);
   CHECK(unreachable > 100);
-  CHECK(oracle.calls == 4 * reachable);  // ok, longer, two lengths: never for wrong_end nor unreachable
+  CHECK(oracle.calls == 4 * reachable + wrong_ends);  // ok, longer, two lengths, wrong_end; never unreachable
 }
 
 TEST_CASE("check: replay_moves agrees with Board::step and State::moved on every board shape", "[check]") {

@@ -506,7 +506,11 @@ TEST_CASE("check cli: --junit writes well-formed XML, one testcase per line in o
     const XmlNode& tc = suite.kids[i];
     CAPTURE(i, kAnswerReport[i]);
     CHECK(tc.name == "testcase");
-    CHECK(tc.attrs.at("name") == "line " + std::to_string(kAnswerLines[i]));
+    // Named by the line and its start state as written, so a CI page says which instance failed.
+    std::istringstream lines(kAnswers);
+    std::string text;
+    for (int k = 0; k < kAnswerLines[i]; ++k) std::getline(lines, text);
+    CHECK(tc.attrs.at("name") == "line " + std::to_string(kAnswerLines[i]) + ": " + text.substr(0, text.find('\t')));
     if (kAnswerVerdicts[i] == "ok") {
       CHECK(tc.kids.empty());
       continue;
@@ -522,17 +526,23 @@ TEST_CASE("check cli: --junit writes well-formed XML, one testcase per line in o
     CHECK(failure.text == reason);
   }
 
-  // A malformed line is a failed testcase of type "malformed"; the report is written, exit 2.
+  // A malformed line could not be judged: an <error> of type "malformed" counted in errors=, not a
+  // failure; the report is written, exit 2.
   write_file(f / "bad.txt", "123456708\t\tR\n123456708\t\tRX\n");
   r = run_cli("check bad.txt --junit report.xml", f.path());
   CHECK(r.rc == 2);
   REQUIRE_NOTHROW(root = XmlReader(testing::read_file(f / "report.xml")).document());
+  CHECK(root.attrs.at("failures") == "0");
+  CHECK(root.attrs.at("errors") == "1");
   REQUIRE(root.kids.size() == 1);
+  CHECK(root.kids[0].attrs.at("failures") == "0");
+  CHECK(root.kids[0].attrs.at("errors") == "1");
   REQUIRE(root.kids[0].kids.size() == 2);
-  CHECK(root.kids[0].kids[0].attrs.at("name") == "line 1");
+  CHECK(root.kids[0].kids[0].attrs.at("name") == "line 1: 123456708");
   CHECK(root.kids[0].kids[0].kids.empty());
-  CHECK(root.kids[0].kids[1].attrs.at("name") == "line 2");
+  CHECK(root.kids[0].kids[1].attrs.at("name") == "line 2: 123456708");
   REQUIRE(root.kids[0].kids[1].kids.size() == 1);
+  CHECK(root.kids[0].kids[1].kids[0].name == "error");
   CHECK(root.kids[0].kids[1].kids[0].attrs.at("type") == "malformed");
   CHECK(root.kids[0].kids[1].kids[0].attrs.at("message").find("'X'") != std::string::npos);
   CHECK(temporaries(f.path()).empty());
@@ -547,9 +557,16 @@ TEST_CASE("check cli: --junit to /dev/full exits 3 naming it", "[checkcli]") {
   std::error_code ec;
   for (const auto& e : fs::directory_iterator("/dev", ec))
     CHECK(e.path().filename().string().rfind("full.tmp.", 0) != 0);
-  // A folder that does not exist: exit 3 as well, no folder made.
-  const RunResult r2 = run_cli("check good.txt --junit no/such/report.xml", f.path());
+  // A folder that does not exist, or a folder in the file's place: exit 3 as well, no folder made,
+  // and before any line is checked (the bad line below would otherwise be reported first).
+  write_file(f / "mixed.txt", "123456708\t\tR\nnot a line\n");
+  const RunResult r2 = run_cli("check mixed.txt --junit no/such/report.xml", f.path());
   check_error(r2, tilespace::kExitData, {"no/such"});
+  CHECK(r2.out.empty());
+  fs::create_directory(f / "taken.xml");
+  const RunResult r3 = run_cli("check mixed.txt --junit taken.xml", f.path());
+  check_error(r3, tilespace::kExitData, {"taken.xml", "folder"});
+  CHECK(r3.out.empty());
   CHECK_FALSE(fs::exists(f / "no"));
   CHECK(temporaries(f.path()).empty());
 }
@@ -591,6 +608,10 @@ TEST_CASE("check cli: --json is one object with the counts and every verdict in 
   CHECK(j["verdicts"][6]["answered"] == 3);  // line 9: RLR
   CHECK(j["verdicts"][6]["optimal"] == 1);
   CHECK(j["verdicts"][10]["answered"].is_null());  // line 13: 'unreachable'
+  // An illegal move and a wrong end say what the answer should have been; an unreachable pair has none.
+  CHECK(j["verdicts"][4]["optimal"] == 1);  // line 7: RR
+  CHECK(j["verdicts"][5]["optimal"] == 1);  // line 8: L
+  CHECK(j["verdicts"][9]["optimal"].is_null());  // line 12: unreachable-missed
 
   // A malformed line: counted, "malformed" with its error, exit 2.
   write_file(f / "bad.txt", "123456708\t\tR\n123456708\t\tRX\n123456708\t\tRLR\n");

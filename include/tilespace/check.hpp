@@ -41,8 +41,9 @@ struct Answer {
 // 4x4), low enough that no sum of lengths overflows.
 inline constexpr int kMaxAnswerLength = 100000;
 
-// "unreachable" (exactly, lower case) -> unreachable; digits only (0..kMaxAnswerLength) -> length;
-// otherwise every character must be one of U D L R (lower case accepted, stored upper case); the
+// "unreachable" (any case: UNREACHABLE, Unreachable) -> unreachable; digits only
+// (0..kMaxAnswerLength) -> length; otherwise every character must be one of U D L R (lower case
+// accepted, stored upper case), with spaces or commas between moves allowed ("U L D L", "U,L"); the
 // empty field is zero moves. Anything else throws InputError(About::general, "answer: ...") in one
 // line naming the first bad character and its 1-based position, or the length out of range, e.g.
 // "answer: 'X' (character 4) is not a move: expected moves (U, D, L, R), a length or 'unreachable'".
@@ -120,10 +121,10 @@ inline int answered_length(const Answer& a) noexcept {
 }  // namespace detail
 
 // The verdict on one line (start and goal on the same board). `optimum(start, goal)` returns an
-// Optimum; it is called at most once, and only for a reachable pair whose verdict depends on the
-// optimum: a legal path that ends at the goal, a claimed length, or a false 'unreachable' (there
-// only for describe's "the optimum is 22 moves"). Never for an illegal or wrong-end path, nor for
-// an unreachable pair. Rules, in order: an unreachable pair is ok with 'unreachable', else
+// Optimum; it is called at most once, and only for a reachable pair: the verdict depends on it for
+// a legal path that ends at the goal and a claimed length; for a false 'unreachable', an illegal
+// move and a wrong end it is reported (`optimal`) beside the verdict. Never for an unreachable
+// pair. Rules, in order: an unreachable pair is ok with 'unreachable', else
 // unreachable_missed (moves are replayed first: an illegal move there is illegal_move); a reachable
 // pair answered 'unreachable' is falsely_unreachable; moves are replayed (illegal_move, wrong_end),
 // then compared with the optimum (ok, longer, undecided); a length is compared with the optimum
@@ -146,15 +147,19 @@ LineVerdict check_answer(const State& start, const State& goal, const Answer& a,
   if (a.kind == Answer::Kind::moves) {
     // Replayed even on an unreachable pair: an illegal move is the more precise fault.
     Replay r = replay_moves(start, a.moves);
-    if (r.step) {
-      v.verdict = Verdict::illegal_move;
-      v.step = r.step;
-      v.move = r.move;
-      return v;
-    }
-    if (reachable && !(r.end == goal)) {
-      v.verdict = Verdict::wrong_end;
-      v.end = r.end;
+    if (r.step || (reachable && !(r.end == goal))) {
+      if (r.step) {
+        v.verdict = Verdict::illegal_move;
+        v.step = r.step;
+        v.move = r.move;
+      } else {
+        v.verdict = Verdict::wrong_end;
+        v.end = r.end;
+      }
+      if (reachable) {  // what the answer should have been, beside the fault
+        const Optimum o = optimum(start, goal);
+        if (o.known) v.optimal = o.length;
+      }
       return v;
     }
   }
@@ -194,17 +199,19 @@ struct CheckSummary {
   std::uint64_t failed() const { return lines - passed; }
 };
 
-// One <testcase> of a JUnit report. failure_type and message are used when `failed`.
+// One <testcase> of a JUnit report. failure_type and message are used when `failed`; `error`
+// makes the failure an <error> (the line could not be judged: malformed), counted in errors=.
 struct JUnitCase {
   std::string name, classname;
   bool failed = false;
   std::string failure_type, message;
   double seconds = 0;
+  bool error = false;
 };
 
 // A JUnit XML document: one <testsuites> holding one <testsuite name=suite_name> with a
 // <testcase> per case in order, a <failure type=.. message=..>message</failure> in the failed
-// ones. Every text is escaped, and bytes XML 1.0 forbids (control characters other than tab, LF
+// ones (<error ...> for the cases marked `error`; failures= and errors= count each). Every text is escaped, and bytes XML 1.0 forbids (control characters other than tab, LF
 // and CR; malformed UTF-8) become '?', so the document always parses. Times in seconds, 6 decimals.
 std::string junit_xml(const std::string& suite_name, const std::vector<JUnitCase>& cases);
 

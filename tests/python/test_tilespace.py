@@ -299,8 +299,8 @@ def test_bytes_that_are_not_utf8_are_a_value_error_naming_the_parameter(db):
 
 
 @pytest.mark.parametrize("triple, says", [
-    ((None, None, "R"), "answers row 0: the start is missing"),
-    (("1 2 3 4 5 6 7 8 0", None, None), "answers row 0: the answer is missing"),
+    ((None, None, "R"), "answers row 1: the start is missing"),
+    (("1 2 3 4 5 6 7 8 0", None, None), "answers row 1: the answer is missing"),
 ])
 def test_check_triples_with_missing_fields_are_value_errors(db, triple, says):
     with pytest.raises(ValueError) as e:

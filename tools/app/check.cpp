@@ -1,6 +1,7 @@
 // The one check of every front end (check.hpp).
 #include "app/check.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <optional>
@@ -102,6 +103,7 @@ CheckRun run_check(Common& c, const InputText& input, double max_seconds, Keep k
       cl.error = e.what();
       ++run.malformed;
     }
+    if (keep != Keep::nothing) cl.start = std::string(line.substr(0, std::min(line.find('\t'), line.size())));
     if (each) each(cl, error ? nullptr : &verdict, error ? &*error : nullptr, goal);
     ++run.counted;
     if (keep != Keep::nothing) run.lines.push_back(std::move(cl));

@@ -25,6 +25,7 @@ struct CheckLine {
   int answered = -1, optimal = -1;
   std::string error;    // a malformed line: the message, in English
   std::string message;  // the verdict's reason in English (when kept)
+  std::string start;    // the START field as written (when kept): JUnit names a case by it
   double seconds = 0;   // to decide it (JUnit's time)
 };
 struct CheckRun {

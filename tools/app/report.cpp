@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <charconv>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -187,12 +189,22 @@ std::string solve_document(const json& head, const search::Trace* trace, const B
   return out;
 }
 
-void write_file_atomic(const std::string& file, const std::string& text) {
+void require_writable(const std::string& file) {
   // An output file goes into a folder that exists: a mistyped folder is reported, not created.
   const std::filesystem::path parent = std::filesystem::path(file).parent_path();
   std::error_code ec;
   if (!parent.empty() && !std::filesystem::is_directory(parent, ec))
     throw DataError(file + ": cannot write: no folder " + parent.string());
+  const auto status = std::filesystem::status(file, ec);
+  if (!ec && std::filesystem::is_directory(status)) throw DataError(file + ": cannot write: it is a folder");
+  const bool special = !ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status);
+  // A device is written in place; a file is replaced by renaming a temporary file in its folder.
+  const std::string where = special ? file : parent.empty() ? std::string(".") : parent.string();
+  if (::access(where.c_str(), W_OK) != 0) throw DataError(file + ": cannot write: " + std::strerror(errno));
+}
+
+void write_file_atomic(const std::string& file, const std::string& text) {
+  require_writable(file);
   const auto* bytes = reinterpret_cast<const std::uint8_t*>(text.data());
   write_atomically(file, {std::span<const std::uint8_t>(bytes, text.size())});
 }

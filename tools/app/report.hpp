@@ -52,5 +52,8 @@ std::string solve_document(const nlohmann::json& head, const search::Trace* trac
 // write_atomically: a temporary file in the same folder, fsync, rename; a device or pipe in
 // place); DataError naming the file if it cannot be written (exit 3), leaving nothing behind.
 void write_file_atomic(const std::string& file, const std::string& text);
+// Throws the DataError write_file_atomic would throw for `file` — no folder, a folder of that name,
+// no permission to write there — before any work is done (check --junit refuses before any line).
+void require_writable(const std::string& file);
 
 }  // namespace tilespace::app

@@ -28,6 +28,7 @@ using nlohmann::json;
 int cmd_check(Common& c, const std::string& file, const CheckFlags& f) {
   const Messages m(c.lang);
   const double max_seconds = f.max_seconds ? parse_real("max-seconds", *f.max_seconds, 0, 1e9, true) : 60.0;
+  if (!f.junit.empty()) require_writable(f.junit);  // refused before any line is checked
   const InputText input = read_input(file);
   // The lines are kept for --junit and --json only (--junit needs the messages of failures only);
   // the text report is printed as they are decided.
@@ -74,10 +75,11 @@ int cmd_check(Common& c, const std::string& file, const CheckFlags& f) {
     cases.reserve(run.lines.size());
     for (const auto& l : run.lines) {
       JUnitCase jc;
-      jc.name = "line " + std::to_string(l.line);
+      jc.name = "line " + std::to_string(l.line) + ": " + l.start;
       jc.classname = input.name;
       if (!l.error.empty()) {
         jc.failed = true;
+        jc.error = true;  // not judged: an <error>, not a <failure>
         jc.failure_type = "malformed";
         jc.message = l.error;
       } else if (l.verdict != Verdict::ok) {

@@ -191,12 +191,13 @@ def check(answers, goal=None, board=None, db="out", max_seconds=None):
     undecided, malformed, failed_by_kind, total_excess, seconds and verdicts (one per line).
 
     answers: the text of a check file ("START<TAB>GOAL<TAB>ANSWER" lines), or (start, goal,
-    answer) triples, goal None for the default goal, answer a move string such as "RDLU" (where
-    the blank goes), a claimed optimal length, or "unreachable".
+    answer) triples, goal None for the default goal, answer a move string such as "RDLU" or
+    "R D L U" (where the blank goes), a claimed optimal length, or "unreachable". Rows are
+    numbered from 1, as the verdicts' `line` numbers them.
     """
     if not isinstance(answers, str):
         lines = []
-        for i, item in enumerate(answers):
+        for i, item in enumerate(answers, start=1):
             try:
                 start, line_goal, answer = item
             except (TypeError, ValueError):
