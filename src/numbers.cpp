@@ -32,7 +32,7 @@ std::uint64_t parse_whole(std::string_view option, std::string_view text, std::u
   const std::string range = "a whole number from " + std::to_string(lo) + " to " + std::to_string(hi);
   if (ec == std::errc::result_out_of_range) throw option_error(std::string(option), "must be " + range + ", not " + quoted(text) + " (too large)");
   if (text.empty() || ec != std::errc() || end != text.data() + text.size())
-    throw option_error(std::string(option), "must be " + range + ", not " + quoted(text));
+    throw option_error(std::string(option), "must be " + range + ", not " + quoted(text) + " (not a whole number)");
   if (v < lo || v > hi) throw option_error(std::string(option), "must be " + range + ", not " + quoted(text));
   return v;
 }

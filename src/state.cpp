@@ -68,6 +68,36 @@ std::string quoted_token(std::string_view t) {
   return s + "'";
 }
 
+// True when `t` is well-formed UTF-8 (ASCII included).
+bool utf8(std::string_view t) {
+  for (std::size_t i = 0; i < t.size();) {
+    const auto c = static_cast<unsigned char>(t[i]);
+    const std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    if (n == 0 || i + n > t.size()) return false;
+    for (std::size_t k = 1; k < n; ++k)
+      if ((static_cast<unsigned char>(t[i + k]) & 0xC0) != 0x80) return false;
+    i += n;
+  }
+  return true;
+}
+
+// Why token `t` is no tile of `board`: a number too large, full-width digits, bytes that are not
+// UTF-8 text, or a symbol that is none of the tiles' spellings.
+std::string bad_symbol(std::string_view t, const Board& board) {
+  const bool digits = !t.empty() && std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (digits)
+    return "tile " + quoted_token(t.size() > 20 ? t.substr(0, 20) : t) + (t.size() > 20 ? "..." : "") +
+           " is too large for a " + board.name() + " board (tiles 1-" + std::to_string(board.cells() - 1) +
+           " and a blank)";
+  if (!utf8(t)) return "not UTF-8 text (" + quoted_token(t) + ")";
+  // Full-width digits U+FF10..U+FF19 are EF BC 90..99 in UTF-8.
+  for (std::size_t i = 0; i + 2 < t.size(); ++i)
+    if (t.substr(i, 2) == "\xEF\xBC" && static_cast<unsigned char>(t[i + 2]) >= 0x90 &&
+        static_cast<unsigned char>(t[i + 2]) <= 0x99)
+      return "unknown symbol " + quoted_token(t) + ": full-width digits; write tiles with the digits 0-9";
+  return "unknown symbol " + quoted_token(t) + ": tiles are numbers, the blank is 0, _ or .";
+}
+
 // A state's tokens, by rows: split by '/' or newlines, then by blanks and commas; a row that is
 // one token of several characters ("123/456/780", "123456780") has one tile per character.
 struct Tokens {
@@ -158,7 +188,7 @@ State parse_state(std::string_view text, const std::optional<Board>& board) {
   std::array<bool, kMaxBoardCells> seen{};
   for (int c = 0; c < n; ++c) {
     const auto value = tile_value(tokens[c]);
-    if (!value) throw InputError("unknown symbol " + quoted_token(tokens[c]) + ": tiles are numbers, the blank is 0, _ or .");
+    if (!value) throw InputError(bad_symbol(tokens[c], *b));
     const int v = *value;
     if (v >= n)
       throw InputError("tile " + std::to_string(v) + " does not fit a " + b->name() + " board (tiles 1-" +

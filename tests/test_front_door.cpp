@@ -301,6 +301,26 @@ TEST_CASE("frontdoor: a goal in the start file and a different --goal are an err
   CHECK(run_cli("query pair.txt --goal '1 2 3 4 5 6 7 8 0'", f.path()).out == "31\n");
 }
 
+TEST_CASE("frontdoor: messages say what is wrong: not a whole number, the nearest option, too large, not ASCII digits",
+          "[frontdoor]") {
+  TempDir dir;
+  auto says = [&](const std::string& args, const std::string& text) {
+    const RunResult r = run_cli(args, dir.path);
+    INFO(args << " -> " << r.err);
+    CHECK(r.rc == tilespace::kExitInput);
+    CHECK(newlines(r.err) == 1);
+    CHECK(r.err.find(text) != std::string::npos);
+  };
+  says("solve 123456708 --threads abc", "--threads: must be a whole number from 0 to 1024, not 'abc' (not a whole number)");
+  says("serve --threads 2x", "(not a whole number)");
+  says("query 123456708 --gaol 123456780", "unknown option --gaol; did you mean --goal?");
+  says("solve 123456708 --algoritm astar", "unknown option --algoritm; did you mean --algorithm?");
+  says("query 123456708 --zzzzzz", "unknown option --zzzzzz (see --help)");
+  says("query '1 2 3 4 5 6 7 8 99999999999999999999'", "tile '99999999999999999999' is too large for a 3x3 board");
+  says("query '\xEF\xBC\x91 2 3 4 5 6 7 0 8'", "full-width digits; write tiles with the digits 0-9");
+  says("query '\xff\xfe 2 3 4 5 6 7 0 8'", "not UTF-8 text");
+}
+
 TEST_CASE("frontdoor: a mistyped --db creates nothing: its last folder at most, and only to write", "[frontdoor]") {
   TempDir dir;
   // A missing parent: exit 3 naming it, and no folder made.

@@ -145,7 +145,7 @@ int main(int argc, char** argv) {
   server::ServeFlags vf;
   auto* serve = app.add_subcommand("serve", "HTTP query service and web viewer (API: tools/viewer/API.md)");
   serve->add_option("--db", c.db, "Folder of the databases")->capture_default_str();
-  serve->add_option("--threads", c.threads, "Threads for table builds (0: all cores)")->check(CLI::Range(0, 1024));
+  serve->add_option("--threads", c.threads, "Threads for table builds (0: all cores)")->check(whole_number(0, 1024), "0 to 1024");
   serve->add_flag("--progress", c.progress, "Report each BFS layer of a table build on stderr");
   serve->add_option("--host", vf.host, "Address or name to listen on (127.0.0.1, ::1, localhost)")->capture_default_str();
   serve->add_option("--port", vf.port, "Port (0: any free port; the first stdout line tells)")->capture_default_str();
@@ -235,7 +235,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::Success& e) {  // --bash-completion
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::string msg = e.what();
+    std::string msg = e.get_exit_code() == static_cast<int>(CLI::ExitCodes::ExtrasError) ? unknown_option(app, argc, argv) : "";
+    if (msg.empty()) msg = e.what();
     std::replace(msg.begin(), msg.end(), '\n', ' ');
     std::fprintf(stderr, "tilespace: error: %s (see --help)\n", msg.c_str());
     return kExitInput;

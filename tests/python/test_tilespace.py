@@ -166,6 +166,15 @@ def test_exception_types():
     assert issubclass(tilespace.SearchLimit, MemoryError)
 
 
+@pytest.mark.parametrize("state, says", [
+    ("\uff11 2 3 4 5 6 7 0 8", "full-width digits; write tiles with the digits 0-9"),
+    ("1 2 3 4 5 6 7 8 99999999999999999999", "tile '99999999999999999999' is too large for a 3x3 board"),
+])
+def test_distance_names_full_width_digits_and_huge_tiles(db, state, says):
+    with pytest.raises(ValueError, match=re.escape(says)):
+        tilespace.distance(state, db=db)
+
+
 def test_a_mistyped_db_creates_nothing(tmp_path):
     """db= with a missing parent is a DataError naming it, and no folder is made anywhere."""
     db = tmp_path / "typo" / "deep" / "er"

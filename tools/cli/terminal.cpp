@@ -5,9 +5,13 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
+
+#include "tilespace/errors.hpp"
+#include "tilespace/numbers.hpp"
 
 namespace tilespace::cli {
 
@@ -15,10 +19,67 @@ void add_common(CLI::App* app, Common& c, bool goal, bool json_flag, bool start)
   app->add_option("--board", c.board, "Board as WxH (default: from the state, else 3x3)");
   if (goal) app->add_option("--goal", c.goal, "Goal state (default: 1 2 ... N-1 0)");
   app->add_option("--db", c.db, "Folder of the databases (made when first written; its parent must exist)")->capture_default_str();
-  app->add_option("--threads", c.threads, "Threads for builds, batches and an aidastar search (0: all cores)")->check(CLI::Range(0, 1024));
+  app->add_option("--threads", c.threads, "Threads for builds, batches and an aidastar search (0: all cores)")->check(whole_number(0, 1024), "0 to 1024");
   app->add_flag("--progress", c.progress, "Report each BFS layer on stderr (default: when stderr is a terminal)");
   if (json_flag) app->add_flag("--json", c.json, "Print JSON");
   if (start) app->add_option("--blank", c.blank, "The blank's name when tiles are named (letters, words)");
+}
+
+std::function<std::string(const std::string&)> whole_number(std::uint64_t lo, std::uint64_t hi) {
+  return [lo, hi](const std::string& text) -> std::string {
+    try {
+      parse_whole("", text, lo, hi);
+      return "";
+    } catch (const InputError& e) {
+      return e.detail;
+    }
+  };
+}
+
+namespace {
+
+// The edit distance of two names (insertions, deletions, substitutions, and swaps of neighbours).
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i)
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1])});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.size()][b.size()];
+}
+
+}  // namespace
+
+std::string unknown_option(const CLI::App& app, int argc, const char* const* argv) {
+  // The subcommand is argv[1] (main() has refused an unknown one), else the command itself.
+  const CLI::App* sub = &app;
+  if (argc > 1 && argv[1][0] != '-')
+    for (const CLI::App* s : app.get_subcommands({}))
+      if (s->get_name() == argv[1]) sub = s;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--") break;
+    if (arg.rfind("--", 0) != 0 || arg.size() < 3) continue;
+    arg = arg.substr(0, arg.find('='));
+    if (sub->get_option_no_throw(arg) || app.get_option_no_throw(arg)) continue;
+    std::string best;
+    std::size_t best_d = 3;  // at most two edits away, and closer than half the name
+    for (const CLI::App* a : {sub, &app})
+      for (const CLI::Option* o : a->get_options()) {
+        for (const std::string& name : o->get_lnames()) {
+          const std::size_t dist = edit_distance(arg.substr(2), name);
+          if (dist < best_d && 2 * dist < name.size()) {
+            best_d = dist;
+            best = "--" + name;
+          }
+        }
+      }
+    return "unknown option " + arg + (best.empty() ? "" : "; did you mean " + best + "?");
+  }
+  return "";
 }
 
 void print_board(const State& s, const Labels& labels) { std::fputs(board_text(s, labels).c_str(), stdout); }
