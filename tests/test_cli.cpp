@@ -441,6 +441,15 @@ TEST_CASE("cli: compare prints one row per instance and solver, in every format"
   r = run_cli("compare '2 8 3 1 0 4 7 6 5' --goal '1 2 3 8 0 4 7 6 5' --algorithms astar --md", dir.path);
   CHECK_THAT(r.out, Catch::StartsWith("| instance"));
   CHECK_THAT(r.out, Catch::Contains("astar:manhattan"));
+  // Blanks in the list are dropped; one output format at a time.
+  r = run_cli("compare '2 8 3 1 0 4 7 6 5' --goal '1 2 3 8 0 4 7 6 5' --algorithms 'bfs, idastar : manhattan' --csv", dir.path);
+  CHECK(r.rc == 0);
+  CHECK_THAT(r.out, Catch::Contains(",bfs,4,yes,") && Catch::Contains(",idastar:manhattan,4,yes,"));
+  for (const std::string both : {"--csv --json", "--md --json", "--csv --md"}) {
+    r = run_cli("compare '2 8 3 1 0 4 7 6 5' --algorithms astar " + both, dir.path);
+    CHECK(r.rc == 2);
+    CHECK_THAT(r.err, Catch::Contains("excludes"));
+  }
   r = run_cli("compare --suite /nonexistent", dir.path);
   CHECK(r.rc == 2);
 }

@@ -187,6 +187,8 @@ int main(int argc, char** argv) {
   auto* csv = compare->add_flag("--csv", lf.csv, "Print CSV");
   auto* md = compare->add_flag("--md", lf.md, "Print a Markdown table");
   csv->excludes(md);
+  csv->excludes(compare->get_option("--json"));  // one output format at a time
+  md->excludes(compare->get_option("--json"));
   compare->add_option("--lang", c.lang, "Messages in en or zh")->check(CLI::IsMember({"en", "zh"}));
   verify->add_option("--lang", c.lang, "Messages in en or zh")->check(CLI::IsMember({"en", "zh"}));
   stats->add_option("--lang", c.lang, "Messages in en or zh")->check(CLI::IsMember({"en", "zh"}));

@@ -29,14 +29,20 @@ std::vector<Combo> parse_combos(std::string_view list, const Board& board) {
   while (pos <= list.size()) {
     std::size_t end = list.find(',', pos);
     if (end == std::string_view::npos) end = list.size();
-    const std::string item(list.substr(pos, end - pos));
+    // Blanks around an item and its parts are dropped: "astar, bfs", "idastar : manhattan".
+    auto trimmed = [](std::string_view t) {
+      while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
+      while (!t.empty() && (t.back() == ' ' || t.back() == '\t')) t.remove_suffix(1);
+      return std::string(t);
+    };
+    const std::string item = trimmed(list.substr(pos, end - pos));
     pos = end + 1;
     if (item.empty()) continue;
     // The same planning step as a single solve: defaults, and what applies to what.
     SolveRequest q;
     const auto colon = item.find(':');
-    q.algorithm = item.substr(0, colon);
-    if (colon != std::string::npos) q.heuristic = item.substr(colon + 1);
+    q.algorithm = trimmed(std::string_view(item).substr(0, colon));
+    if (colon != std::string::npos) q.heuristic = trimmed(std::string_view(item).substr(colon + 1));
     PlanContext ctx;
     ctx.board = board;
     SolvePlan plan;
