@@ -77,7 +77,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   // What every line must give: the grammar's pair and the table's distance, or an error.
   std::vector<std::string> expected;
-  std::vector<std::uint64_t> error_lines;
+  std::vector<std::uint64_t> error_lines, numbers;  // the input lines of the errors, of every answer
   LineReader lines(text);
   std::string_view line;
   std::uint64_t no = 0;
@@ -89,12 +89,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       fuzz::check(p.start.board == board && (!p.goal || p.goal->board == board), "parse_line_pair: another board");
       const State goal = p.goal.value_or(default_goal);
       const auto d = store().table(board, goal.blank).distance(p.start, goal);
-      expected.push_back(d ? (json ? "{\"length\":" + std::to_string(*d) + "}" : std::to_string(*d))
-                           : (json ? "{\"length\":null}" : "unreachable"));
+      // JSON answers carry the input's line number.
+      const std::string line_field = ",\"line\":" + std::to_string(no) + "}";
+      expected.push_back(d ? (json ? "{\"length\":" + std::to_string(*d) + line_field : std::to_string(*d))
+                           : (json ? "{\"length\":null" + line_field : "unreachable"));
     } catch (const InputError&) {
-      expected.push_back(json ? "{\"error\":" : "error");
+      expected.push_back(json ? "{\"error\":" : "error: ");  // then the message
       error_lines.push_back(no);
     }
+    numbers.push_back(no);
   }
 
   BatchOptions options;
@@ -114,8 +117,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   fuzz::check(got.size() == expected.size(), "run_batch: " + std::to_string(got.size()) + " answers for " +
                                                  std::to_string(expected.size()) + " lines");
   for (std::size_t i = 0; i < got.size(); ++i) {
-    const bool error = expected[i].rfind("{\"error\":", 0) == 0;
-    fuzz::check(error ? got[i].rfind(expected[i], 0) == 0 : got[i] == expected[i],
+    const bool error = expected[i].rfind("{\"error\":", 0) == 0 || expected[i] == "error: ";
+    const std::string line_field = ",\"line\":" + std::to_string(numbers[i]) + "}";
+    const bool line_ok = !json || (got[i].size() >= line_field.size() &&
+                                   got[i].substr(got[i].size() - line_field.size()) == line_field);
+    fuzz::check(error ? got[i].rfind(expected[i], 0) == 0 && got[i].size() > expected[i].size() && line_ok
+                      : got[i] == expected[i],
                 "run_batch answered '" + std::string(got[i]) + "' where the grammar and the table give '" + expected[i] +
                     "' (answer " + std::to_string(i + 1) + ")");
   }
