@@ -151,8 +151,7 @@ const DistanceTable& TableStore::build(const Board& board, int goal_blank) {
   const auto ckpt = checkpoint_for(board, goal_blank);
   const CheckpointSlice whole;  // every word
   std::error_code ec;
-  create_folder(options_.dir);
-  remove_stale_temporaries(ckpt);
+  remove_stale_temporaries(ckpt);  // the folder exists: build() made it first
   std::optional<LoadedCheckpoint> resumed;
   if (std::filesystem::exists(ckpt, ec)) {
     if (options_.resume) {

@@ -28,7 +28,7 @@ esac
 cd -P -- "$(dirname -- "${BASH_SOURCE[0]}")/.."
 
 # Debian packages. The command needs a compiler, CMake (with Ninja, which schedules a parallel build
-# better than make: the demo's build in 105 s against 145 s), oneTBB, xxHash, CLI11, nlohmann-json,
+# better than make: the whole demo in 105 s against 147 s), oneTBB, xxHash, CLI11, nlohmann-json,
 # Boost (Beast and Asio: the server) and zlib; Node.js and npm install the viewer's npm packages
 # (d3, embedded into the command; any Node.js >= 18 will do). The test command adds Catch2 and
 # cpp-httplib (the tests and their HTTP client), Open MPI (tilespace-mpi), pybind11 and NumPy for
