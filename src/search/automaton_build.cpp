@@ -434,6 +434,15 @@ MoveAutomaton MoveAutomaton::build(int depth, const LevelCallback& on_level) {
   return m;
 }
 
+const MoveAutomaton& MoveAutomaton::accept_all() noexcept {
+  static const MoveAutomaton all = [] {
+    MoveAutomaton m;
+    m.next_.assign(4, 0);  // state 0 goes to state 0 on every move
+    return m;
+  }();
+  return all;
+}
+
 std::uint32_t MoveAutomaton::run(const std::string& moves) const noexcept {
   std::uint32_t q = start();
   for (const char ch : moves) {

@@ -106,6 +106,11 @@ class MoveAutomaton {
   // fsync, rename). Errors are DataError naming the file.
   void save(const std::filesystem::path& path) const;
 
+  // The machine of one state that rejects nothing: IDA* and A*+IDA* run on it when no automaton is
+  // given (`--automaton off`), so that the search is compiled once, for MoveAutomaton, and not a
+  // second time without one. The cost is one table load per child on those runs only.
+  static const MoveAutomaton& accept_all() noexcept;
+
   std::uint32_t start() const noexcept { return 0; }
   // The state after move `d` from `state`, or kDead: one array load.
   std::uint32_t next(std::uint32_t state, Dir d) const noexcept {

@@ -54,7 +54,7 @@ template <SearchDomain D, Heuristic<D> H, class A = NoAutomaton>
 Result hybrid(const D& d, const H& h, const State& start, const Limits& limits, const HybridOptions& options,
               const A* fsm = nullptr) {
   if constexpr (!std::is_same_v<A, NoAutomaton>) {
-    if (!fsm) return hybrid(d, h, start, limits, options, static_cast<const NoAutomaton*>(nullptr));
+    if (!fsm) fsm = &A::accept_all();  // one instantiation, not two (automaton.hpp)
   }
   using BF = BestFirst<D, H>;
   const auto t0 = std::chrono::steady_clock::now();

@@ -248,12 +248,13 @@ Result ida_star(const D& d, const H& h, const A* fsm, const State& start, const 
 }  // namespace detail
 
 // IDA*. Untraced runs compile without the trace (a separate instantiation). With a move
-// automaton (`fsm`, not null), move strings it rejects are never followed.
+// automaton (`fsm`), move strings it rejects are never followed; A = MoveAutomaton with a null
+// `fsm` runs on MoveAutomaton::accept_all(), the same nodes as A = NoAutomaton.
 template <SearchDomain D, Heuristic<D> H, class A = NoAutomaton>
 Result ida_star(const D& d, const H& h, const State& start, const Limits& limits, Trace* tr = nullptr,
                 const A* fsm = nullptr) {
   if constexpr (!std::is_same_v<A, NoAutomaton>) {
-    if (!fsm) return ida_star(d, h, start, limits, tr, static_cast<const NoAutomaton*>(nullptr));
+    if (!fsm) fsm = &A::accept_all();  // one instantiation, not two (automaton.hpp)
   }
   if constexpr (D::kPacked) {
     if (tr) return detail::ida_star<D, H, A, true>(d, h, fsm, start, limits, tr);
