@@ -20,7 +20,9 @@
 #include "tilespace/distance_table.hpp"
 #include "tilespace/errors.hpp"
 #include "tilespace/rank.hpp"
+#include "tilespace/search/algorithms.hpp"
 #include "tilespace/search/automaton.hpp"
+#include "tilespace/search/heuristics.hpp"
 #include "tilespace/table_store.hpp"
 
 using namespace tilespace;
@@ -265,6 +267,42 @@ TEST_CASE("automaton: reversals are dead after one step and nothing else of leng
   CHECK(MoveAutomaton::build(6).forbidden() > 4);
   CHECK_THROWS_AS(MoveAutomaton::build(0), std::invalid_argument);
   CHECK_THROWS_AS(MoveAutomaton::build(31), std::invalid_argument);
+}
+
+TEST_CASE("automaton: the accept-all machine rejects nothing and IDA* on it visits what IDA* without one does",
+          "[automaton]") {
+  const MoveAutomaton& all = MoveAutomaton::accept_all();
+  CHECK(all.states() == 1);
+  CHECK(all.run("UDUDLRLRRRUULD") == all.start());
+  CHECK(all.run("X") == MoveAutomaton::kDead);
+  // --automaton off runs IDA* and A*+IDA* on it (a null machine of type MoveAutomaton): the same
+  // nodes, the same path as the search compiled without a machine, traced or not.
+  const std::vector<std::pair<Board, const char*>> cases{
+      {Board(3, 3), "8 6 7 2 5 4 3 0 1"},
+      {Board(4, 4), "2 11 15 5 13 4 6 7 12 8 10 1 9 3 14 0"},  // Korf's 7: stopped by the node limit
+      {Board(2, 5), "9 8 7 6 5 4 3 2 1 0"}};
+  for (const auto& [board, text] : cases) {
+    const State goal = canonical_goal(board, 0);
+    const State start = parse_state(text, board);
+    const search::Domain d(goal);
+    const search::Manhattan<search::Domain> h(d);
+    search::Limits limits;
+    limits.max_nodes = 2'000'000;  // the 15-puzzle pair stops here, at the same node, in both
+    const auto* none = static_cast<const MoveAutomaton*>(nullptr);
+    const search::Result plain = search::ida_star(d, h, start, limits);
+    const search::Result on_all = search::ida_star(d, h, start, limits, nullptr, none);
+    INFO(board.name());
+    CHECK(on_all.solved == plain.solved);
+    CHECK(on_all.expanded == plain.expanded);
+    CHECK(on_all.generated == plain.generated);
+    CHECK(on_all.path == plain.path);
+    const search::HybridOptions one{std::uint64_t{1} << 16, 1};
+    const search::Result hp = search::hybrid(d, h, start, limits, one);
+    const search::Result ha = search::hybrid(d, h, start, limits, one, none);
+    CHECK(ha.solved == hp.solved);
+    CHECK(ha.expanded == hp.expanded);
+    CHECK(ha.path.size() == hp.path.size());
+  }
 }
 
 TEST_CASE("automaton: the machine is the same whatever is built before it", "[automaton]") {
