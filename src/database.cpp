@@ -157,9 +157,14 @@ void remove_stale_temporaries(const std::filesystem::path& path) {
   }
 }
 
+DataError with_rebuild(const DataError& e, const std::string& command) {
+  if (command.empty()) return e;
+  return DataError(std::string(e.what()) + "; rebuild it with: " + command);
+}
+
 ChunkVerifier::ChunkVerifier(std::string name, std::span<const std::uint8_t> payload, std::span<const std::uint8_t> sums,
-                             std::uint32_t chunk_log2)
-    : name_(std::move(name)), payload_(payload), sums_(sums), log2_(chunk_log2),
+                             std::uint32_t chunk_log2, std::string rebuild)
+    : name_(std::move(name)), rebuild_(std::move(rebuild)), payload_(payload), sums_(sums), log2_(chunk_log2),
       count_(chunk_count(payload.size(), chunk_log2)), done_(new std::atomic<bool>[count_]) {
   for (std::uint64_t c = 0; c < count_; ++c) done_[c].store(false, std::memory_order_relaxed);
 }
@@ -168,8 +173,9 @@ void ChunkVerifier::verify(std::uint64_t c) const {
   const std::uint64_t size = std::uint64_t{1} << log2_, off = c * size;
   const std::uint64_t got = XXH3_64bits(payload_.data() + off, std::min<std::uint64_t>(size, payload_.size() - off));
   if (got != get<std::uint64_t>(sums_, 8 * c))
-    throw DataError(name_ + ": chunk " + std::to_string(c) + " of " + std::to_string(count_) + " (bytes " +
-                    std::to_string(kHeaderSize + off) + "..) does not match its checksum: the table is corrupt");
+    throw with_rebuild(DataError(name_ + ": chunk " + std::to_string(c) + " of " + std::to_string(count_) + " (bytes " +
+                                 std::to_string(kHeaderSize + off) + "..) does not match its checksum: the table is corrupt"),
+                       rebuild_);
   done_[c].store(true, std::memory_order_release);
 }
 
@@ -303,7 +309,21 @@ bool database_outdated(const std::filesystem::path& path) {
   return version < kFormatVersion && !format_version_readable(version, h[16]);
 }
 
-LoadedDatabase load_database(const std::filesystem::path& path) {
+namespace {
+LoadedDatabase load_checked(const std::filesystem::path& path, const std::string& rebuild);
+}  // namespace
+
+LoadedDatabase load_database(const std::filesystem::path& path, const std::string& rebuild) {
+  try {
+    return load_checked(path, rebuild);
+  } catch (const DataError& e) {
+    throw with_rebuild(e, rebuild);
+  }
+}
+
+namespace {
+
+LoadedDatabase load_checked(const std::filesystem::path& path, const std::string& rebuild) {
   const std::string name = path.string();
   auto bad = [&](const std::string& what) { return DataError(name + ": " + what); };
   auto file = std::make_shared<const MappedFile>(path);
@@ -441,7 +461,7 @@ LoadedDatabase load_database(const std::filesystem::path& path) {
       if (r >= db.info.entries || (i > 0 && r <= db.info.farthest.back())) throw bad("invalid rank among the states at the radius");
       db.info.farthest.push_back(r);
     }
-    db.chunks = std::make_shared<const ChunkVerifier>(name, db.payload, tr.subspan(0, 8 * chunks), chunk_log2);
+    db.chunks = std::make_shared<const ChunkVerifier>(name, db.payload, tr.subspan(0, 8 * chunks), chunk_log2, rebuild);
     // A pattern database is read at random on every search node, where a check per lookup would
     // cost too much: every chunk is verified now, on every core.
     if (!descent) db.chunks->verify_all();
@@ -470,5 +490,7 @@ LoadedDatabase load_database(const std::filesystem::path& path) {
   db.file = std::move(file);
   return db;
 }
+
+}  // namespace
 
 }  // namespace tilespace

@@ -4,6 +4,8 @@
 #include <charconv>
 
 #include "tilespace/problem.hpp"
+#include "tilespace/rank.hpp"
+#include "tilespace/table_store.hpp"
 
 namespace tilespace {
 
@@ -100,7 +102,8 @@ std::string json_escape(const std::string& s) {
 BatchStats run_batch(TableStore& store, std::string_view input, std::string& out, std::ostream& err,
                      const BatchOptions& options) {
   const Board& board = options.goal.board;
-  require_packed(board);  // the tables below are indexed by blank cell
+  const bool searching = options.search && !table_can_exist(board);
+  if (!searching) require_packed(board);  // the tables below are indexed by blank cell
   const int n = board.cells();
   // Each goal blank cell's table (its own, or its class's through a symmetry: goal_table.hpp),
   // asked for once, when a line first needs it.
@@ -216,6 +219,26 @@ BatchStats run_batch(TableStore& store, std::string_view input, std::string& out
         fail(e.what());
         continue;
       }
+    }
+    if (searching) {
+      const State& g = goal ? *goal : options.goal;
+      if (!solvable(*start, g)) {
+        answer(-1, line_no);
+        continue;
+      }
+      const SearchedAnswer a = options.search(*start, g);
+      if (a.length >= 0) {
+        answer(a.length, line_no);
+      } else {
+        ++stats.stopped;
+        if (options.json) {
+          out += "{\"stopped\":\"" + json_escape(a.stopped) + "\",";
+          json_line(line_no);
+        } else {
+          out += a.message + "\n";
+        }
+      }
+      continue;
     }
     // The rank now, the table's byte a few lines later: its cache miss overlaps the next lines.
     const GoalTable& t = table_for(goal ? goal->blank : options.goal.blank);

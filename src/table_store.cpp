@@ -123,9 +123,11 @@ const DistanceTable& TableStore::table(const Board& board, int goal_blank) {
                     std::to_string(t.radius()));
     return t;
   }
-  auto t = std::make_unique<DistanceTable>(DistanceTable::from_database(load_database(path)));
+  // A bad file's message ends with the command that rebuilds it.
+  const std::string rebuild = build_command(canonical_goal(board, goal_blank), options_.dir, "--force");
+  auto t = std::make_unique<DistanceTable>(DistanceTable::from_database(load_database(path, rebuild)));
   if (!(t->board() == board) || t->ranker().goal_blank() != goal_blank)
-    throw DataError(path.string() + ": holds the table of another board or goal");
+    throw with_rebuild(DataError(path.string() + ": holds the table of another board or goal"), rebuild);
   return *(tables_[key(board, goal_blank)] = std::move(t));
 }
 

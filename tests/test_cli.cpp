@@ -5,9 +5,11 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <regex>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "support.hpp"
@@ -113,11 +115,13 @@ TEST_CASE("cli: a corrupt database is exit 3 naming the file, never an answer", 
   CHECK(r.out.empty());
   CHECK_THAT(r.err, Catch::Contains("3x3-123456780.tsdb") && Catch::Contains("checksum"));
   CHECK(one_line(r.err));
+  // The message ends with the command that rebuilds the file.
+  CHECK_THAT(r.err, Catch::EndsWith("; rebuild it with: tilespace build --board 3x3 --force\n"));
 
   testing::write_file(db, bytes.substr(0, 3000));
   r = run_cli("stats", dir.path);
   CHECK(r.rc == 3);
-  CHECK_THAT(r.err, Catch::Contains("truncated"));
+  CHECK_THAT(r.err, Catch::Contains("truncated") && Catch::EndsWith("rebuild it with: tilespace build --board 3x3 --force\n"));
   // build keeps reporting it (exit 3); build --force replaces the bad file.
   r = run_cli("build", dir.path);
   CHECK(r.rc == 3);
@@ -164,15 +168,13 @@ TEST_CASE("cli: build --all-goals and stats", "[cli]") {
   CHECK(j["radius"] == 21);
 }
 
-TEST_CASE("cli: commands that need a distance table refuse 5x5 with exit 2", "[cli][5x5]") {
+TEST_CASE("cli: commands that need a distance table refuse 5x5 with exit 2, and query searches it", "[cli][5x5]") {
   TempDir dir;
   const std::string korf1 = "'14 5 9 2 18 8 23 19 12 17 15 0 10 20 4 6 11 21 1 7 24 3 16 22 13'";
   const std::string goal0 = "'0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24'";
   for (const std::string& args : std::vector<std::string>{
-           "query " + korf1 + " --goal " + goal0, "query " + korf1 + " --board 5x5 --goal " + goal0,
-        "query " + korf1 + " --goal " + goal0 + " --json", "stats --board 5x5", "stats --goal " + goal0,
-        "build --board 5x5 --bits 2", "solve " + korf1 + " --goal " + goal0 + " --algorithm table",
-        "verify --board 5x5 --sample 10", "query --batch - --board 5x5"}) {
+           "stats --board 5x5", "stats --goal " + goal0, "build --board 5x5 --bits 2",
+           "solve " + korf1 + " --goal " + goal0 + " --algorithm table", "verify --board 5x5 --sample 10"}) {
     INFO(args);
     const auto r = run_cli(args, dir.path, korf1.substr(1, korf1.size() - 2) + "\n");
     CHECK(r.rc == tilespace::kExitInput);
@@ -182,9 +184,16 @@ TEST_CASE("cli: commands that need a distance table refuse 5x5 with exit 2", "[c
   }
   CHECK_FALSE(std::filesystem::exists(dir / "out"));
   // Searches run on 5x5; the default one needs 6-6-6-6, which takes minutes to build: exit 3 naming the command.
-  auto s = run_cli("solve " + korf1 + " --goal " + goal0, dir.path);
-  CHECK(s.rc == tilespace::kExitData);
-  CHECK_THAT(s.err, Catch::Contains("tilespace build --board 5x5") && Catch::Contains("--pdb 6-6-6-6"));
+  // query searches there too, as solve does.
+  for (const std::string& args : std::vector<std::string>{"solve " + korf1 + " --goal " + goal0,
+                                                         "query " + korf1 + " --goal " + goal0 + " --json",
+                                                         "query --batch - --board 5x5 --goal " + goal0,
+                                                         "random --board 5x5 --depth 10"}) {
+    INFO(args);
+    auto s = run_cli(args, dir.path, korf1.substr(1, korf1.size() - 2) + "\n");
+    CHECK(s.rc == tilespace::kExitData);
+    CHECK_THAT(s.err, Catch::Contains("tilespace build --board 5x5") && Catch::Contains("--pdb 6-6-6-6"));
+  }
   // Bad 5x5 input is worded like any other.
   auto r = run_cli("query '1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 24'", dir.path);
   CHECK(r.rc == tilespace::kExitInput);
@@ -200,12 +209,118 @@ TEST_CASE("cli: commands that need a distance table refuse 5x5 with exit 2", "[c
   CHECK_THAT(r.err, Catch::Contains("line 2"));
 }
 
-TEST_CASE("cli: a board too large for memory is refused with exit 4", "[cli]") {
+// Korf's 15-puzzle instances as "TILES\tLENGTH" lines (tests/data/korf100.tsv).
+std::vector<std::pair<std::string, int>> korf_lines(std::size_t n) {
+  std::ifstream in(std::string(TILESPACE_TEST_DATA) + "/korf100.tsv");
+  std::vector<std::pair<std::string, int>> out;
+  for (std::string line; out.size() < n && std::getline(in, line);)
+    if (!line.empty() && line[0] != '#') out.emplace_back(line.substr(0, line.find('\t')), std::stoi(line.substr(line.find('\t') + 1)));
+  return out;
+}
+
+TEST_CASE("cli: query on 4x4, where no table can exist, searches: the published lengths, batches in order, limits say so with exit 4",
+          "[cli][pdb]") {
   TempDir dir;
-  const auto r = run_cli("query '1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0'", dir.path);
+  const std::string goal = " --goal '0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15' --db d";
+  const auto korf = korf_lines(3);
+  REQUIRE(korf.size() == 3);
+  // One pair: the optimal length, and once on stderr that it is searched.
+  auto r = run_cli("query '" + korf[0].first + "'" + goal, dir.path);
+  CHECK(r.rc == tilespace::kExitOk);
+  CHECK(r.out == std::to_string(korf[0].second) + "\n");
+  CHECK_THAT(r.err, Catch::Contains("no exact table can exist for 4x4: each answer is searched (idastar, pdb:"));
+  r = run_cli("query '" + korf[1].first + "' --json" + goal, dir.path);
+  CHECK(r.rc == tilespace::kExitOk);
+  CHECK(nlohmann::json::parse(r.out)["length"] == korf[1].second);
+  // The other parity class: unreachable without a search.
+  r = run_cli("query '0 2 1 3 4 5 6 7 8 9 10 11 12 13 14 15'" + goal, dir.path);
+  CHECK(r.rc == tilespace::kExitUnreachable);
+  CHECK(r.out == "unreachable\n");
+  // A batch: one answer a line, in order; a bad line says so; the note once for the batch.
+  const std::string batch = korf[0].first + "\n# a comment\n\n" + korf[1].first + "\n0 2 1 3 4 5 6 7 8 9 10 11 12 13 14 15\n" +
+                            korf[2].first + "\n1 2 3\n";
+  r = run_cli("query --batch - --board 4x4" + goal, dir.path, batch);
+  CHECK(r.rc == tilespace::kExitInput);
+  CHECK(r.out == std::to_string(korf[0].second) + "\n" + std::to_string(korf[1].second) + "\nunreachable\n" +
+                     std::to_string(korf[2].second) + "\nerror: expected a start and an optional goal of 16 tiles each (4x4 board), got 3 tiles\n");
+  CHECK(r.err.find("each answer is searched") == r.err.rfind("each answer is searched"));
+  // A limit stops a line: the line says so, the rest are answered, exit 4; in JSON {"stopped":...}.
+  r = run_cli("query --batch - --max-nodes 1000" + goal, dir.path, korf[0].first + "\n0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15\n");
   CHECK(r.rc == tilespace::kExitResource);
-  CHECK_THAT(r.err, Catch::Contains("4x4") && Catch::Contains("memory"));
+  CHECK(r.out == "stopped by --max-nodes 1000 before a solution was found\n0\n");
+  r = run_cli("query --batch - --max-nodes 1000 --json" + goal, dir.path, korf[0].first + "\n");
+  CHECK(r.rc == tilespace::kExitResource);
+  CHECK(r.out == "{\"stopped\":\"max-nodes\",\"line\":1}\n");
+  r = run_cli("query '" + korf[0].first + "' --max-seconds 0.001 --json" + goal, dir.path);
+  CHECK(r.rc == tilespace::kExitResource);
+  CHECK(nlohmann::json::parse(r.out)["stopped"] == "max-seconds");
+  // The limits are solve's, checked as solve checks them, and refused where nothing is searched.
+  r = run_cli("query '" + korf[0].first + "' --max-nodes 0" + goal, dir.path);
+  CHECK(r.rc == tilespace::kExitInput);
+  CHECK_THAT(r.err, Catch::Contains("--max-nodes"));
+  r = run_cli("query '1 2 3 4 5 6 7 8 0' --max-seconds 5 --db d", dir.path);
+  CHECK(r.rc == tilespace::kExitInput);
+  CHECK_THAT(r.err, Catch::Contains("--max-seconds: applies where answers are searched") && Catch::Contains("3x3"));
   CHECK(one_line(r.err));
+  // A corrupt pattern database: exit 3, the message ending with the command that rebuilds it.
+  std::filesystem::path pdb;
+  for (const auto& e : std::filesystem::directory_iterator(dir / "d"))
+    if (e.path().extension() == ".pdb" && e.path().string().find("p1.4.5") != std::string::npos) pdb = e.path();
+  REQUIRE(!pdb.empty());
+  std::string bytes = testing::read_file(pdb);
+  bytes[5000] = static_cast<char>(bytes[5000] ^ 1);
+  testing::write_file(pdb, bytes);
+  r = run_cli("query '" + korf[0].first + "'" + goal, dir.path);
+  CHECK(r.rc == tilespace::kExitData);
+  CHECK_THAT(r.err, Catch::Contains("rebuild it with: tilespace build --board 4x4 --goal ") &&
+                        Catch::EndsWith("--pdb 1,4,5,8,9,12 --force --db d\n"));
+}
+
+TEST_CASE("cli: random --depth on 4x4 walks and proves each state exactly that far, and refuses deeper than practical",
+          "[cli][pdb]") {
+  TempDir dir;
+  const std::string goal = " --goal '0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15' --db d";
+  for (const int depth : {0, 1, 17, 30}) {
+    CAPTURE(depth);
+    auto r = run_cli("random --board 4x4 --count 6 --seed 5 --depth " + std::to_string(depth) + goal, dir.path);
+    REQUIRE(r.rc == tilespace::kExitOk);
+    const std::string states = r.out;
+    // The same seed, the same states.
+    CHECK(run_cli("random --board 4x4 --count 6 --seed 5 --depth " + std::to_string(depth) + goal, dir.path).out == states);
+    // Each exactly `depth` moves away, by the searched query.
+    r = run_cli("query --batch - --board 4x4" + goal, dir.path, states);
+    REQUIRE(r.rc == tilespace::kExitOk);
+    std::string expected;
+    for (int i = 0; i < 6; ++i) expected += std::to_string(depth) + "\n";
+    CHECK(r.out == expected);
+  }
+  const auto r = run_cli("random --board 4x4 --depth 46" + goal, dir.path);
+  CHECK(r.rc == tilespace::kExitInput);
+  CHECK_THAT(r.err, Catch::Contains("--depth: at most 45 on 4x4"));
+  CHECK(one_line(r.err));
+  // Boards without a table or pattern databases still refuse a depth.
+  const auto wide = run_cli("random --board 3x5 --depth 10 --db d", dir.path);
+  CHECK(wide.rc == tilespace::kExitInput);
+  CHECK_THAT(wide.err, Catch::Contains("--depth") && Catch::Contains("3x5"));
+}
+
+TEST_CASE("cli: an input with no line to answer is exit 2 in every reader, and compare on an unreachable instance exits 1",
+          "[cli]") {
+  TempDir dir;
+  for (const char* command : {"query --batch -", "solve --batch -", "check -", "compare --suite -"}) {
+    for (const char* input : {"", "# only a comment\n\n"}) {
+      CAPTURE(command, input);
+      const auto r = run_cli(std::string(command) + " --db d", dir.path, input);
+      CHECK(r.rc == tilespace::kExitInput);
+      CHECK_THAT(r.err, Catch::Contains("standard input: no "));
+      CHECK(one_line(r.err));
+    }
+  }
+  const auto r = run_cli("compare '1 2 3 4 5 6 8 7 0' --algorithms bfs,astar --db d", dir.path);
+  CHECK(r.rc == tilespace::kExitUnreachable);
+  CHECK_THAT(r.out, Catch::Contains("unreachable"));
+  CHECK(run_cli("compare '1 2 3 4 5 6 8 7 0' --algorithms bfs --json --db d", dir.path).rc == tilespace::kExitUnreachable);
+  CHECK(run_cli("compare '1 2 3 4 5 6 7 0 8' --algorithms bfs --db d", dir.path).rc == tilespace::kExitOk);
 }
 
 TEST_CASE("cli: build refuses what --max-memory cannot hold with exit 4, before any work", "[cli][memory]") {
@@ -417,7 +532,7 @@ TEST_CASE("cli: compare prints one row per instance and solver, in every format"
   TempDir dir;
   const std::string suite = std::string(TILESPACE_SOURCE_DIR) + "/tools/suites/8puzzle-assignment.txt";
   auto r = run_cli("compare --suite '" + suite + "' --algorithms bfs,astar:manhattan,astar:inversions --json", dir.path);
-  REQUIRE(r.rc == 0);
+  REQUIRE(r.rc == tilespace::kExitUnreachable);  // the suite holds unreachable pairs
   const auto j = json::parse(r.out);
   CHECK(j.size() == 9 * 3);
   int unreachable = 0, long_ones = 0;

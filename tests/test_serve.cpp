@@ -285,11 +285,38 @@ TEST_CASE("serve: bad requests get a JSON error naming the parameter, and the se
   const Reply exact = get(cli, "/api/solve?board=3x4&start=1+2+3+4+5+6+7+8+9+10+0+11&algorithm=astar&heuristic=exact");
   REQUIRE(exact.status == 404);
   REQUIRE(exact.body["param"] == "heuristic");
-  // A board whose table cannot exist says so (and does not suggest building it).
+  // A board whose table cannot exist (4x4) is searched, as the command's query searches it.
   const Reply big = get(cli, "/api/query?board=4x4&start=1+2+3+4+5+6+7+8+9+10+11+12+13+14+0+15");
-  REQUIRE(big.status == 404);
-  REQUIRE(big.body["param"] == "board");
-  REQUIRE(big.body["error"].get<std::string>().find("tilespace build") == std::string::npos);
+  REQUIRE(big.status == 200);
+  REQUIRE(big.body["length"] == 1);
+  REQUIRE(big.body["reachable"] == true);
+  const Reply stopped = get(cli, "/api/query?board=4x4&max_nodes=100&start=14+13+15+7+11+12+9+5+6+0+2+1+4+8+10+3"
+                                 "&goal=0+1+2+3+4+5+6+7+8+9+10+11+12+13+14+15");
+  REQUIRE(stopped.status == 200);
+  REQUIRE(stopped.body["stopped"] == "max-nodes");
+  REQUIRE(stopped.body["length"].is_null());
+  auto batch4 = cli.Post("/api/query?board=4x4&json=1&max_nodes=100",
+                         "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15\n# comment\n"
+                         "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15\n",
+                         "text/plain");
+  REQUIRE(batch4);
+  REQUIRE(batch4->status == 200);
+  REQUIRE(batch4->body == "{\"length\":1,\"line\":1}\n{\"stopped\":\"max-nodes\",\"line\":3}\n");
+  REQUIRE(batch4->get_header_value("X-Tilespace-Stopped") == "1");
+  // random with a depth on 4x4: a walk proven that far by search.
+  const Reply walk = get(cli, "/api/random?board=4x4&depth=12&seed=3");
+  REQUIRE(walk.status == 200);
+  REQUIRE(walk.body["length"] == 12);
+  std::string start;
+  for (const auto& t : walk.body["state"]) start += std::to_string(t.get<int>()) + "+";
+  const Reply again = get(cli, "/api/query?board=4x4&start=" + start);
+  REQUIRE(again.status == 200);
+  REQUIRE(again.body["length"] == 12);
+  REQUIRE(get(cli, "/api/random?board=4x4&depth=46").status == 400);
+  // The limits apply where answers are searched, and are refused elsewhere.
+  const Reply small = get(cli, "/api/query?start=1+2+3+4+5+6+7+8+0&max_seconds=5");
+  REQUIRE(small.status == 400);
+  REQUIRE(small.body["param"] == "max_seconds");
   // Unknown endpoints, other methods, oversized requests.
   REQUIRE(get(cli, "/api/nothing").status == 404);
   REQUIRE(get(cli, "/no/such/file.js").status == 404);

@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
       "Exit codes (every command):\n"
       "  0  ok\n"
       "  1  unreachable (a batch with any unreachable pair too), or a check that failed\n"
-      "  2  usage or input: a bad option, state, board, file or line\n"
+      "  2  usage or input: a bad option, state, board, file or line, or an input with no line to answer\n"
       "  3  a database file: corrupt, truncated, foreign, or missing and too long to build on the fly\n"
       "     (the message gives the tilespace build command); or an output file that cannot be written\n"
       "  4  resources: out of memory, or a search limit (--max-nodes, --max-seconds, --max-memory, --depth-limit)");
@@ -100,6 +100,14 @@ int main(int argc, char** argv) {
                     "(length, unreachable, or error: MESSAGE; --json adds each line's number); comment (#) and "
                     "blank lines give no answer");
   query->add_option("--lang", c.lang, "Messages in en or zh")->check(CLI::IsMember({"en", "zh"}));
+  // 4x4 and 5x5 have no exact table: their answers are searched, within solve's limits.
+  search::SolveRequest query_limits;
+  for (const auto o : {search::Option::max_seconds, search::Option::max_nodes}) {
+    std::optional<std::string>* field = query_limits.text(o);
+    query->add_option_function<std::string>(
+        "--" + std::string(search::option_name(o)), [field](const std::string& v) { *field = v; },
+        "4x4 and 5x5 (searched, no exact table): " + search::option_help(o) + "; a batch line it stops says so");
+  }
 
   auto* stats = app.add_subcommand("stats", "Depth histogram, radius, mean and farthest states");
   add_common(stats, c);
@@ -210,7 +218,8 @@ int main(int argc, char** argv) {
   auto* random = app.add_subcommand("random", "Print random start states, uniform over those reachable from the goal");
   add_common(random, c, true, true, false);
   lab_text(random, "--count", rf.count, "How many states, 1 to 1000000000 (default 1)");
-  lab_text(random, "--depth", rf.depth, "Only states exactly this many moves from the goal (uses the distance table)");
+  lab_text(random, "--depth", rf.depth, "Only states exactly this many moves from the goal: uniform among them from the distance table; on 4x4 "
+           "(at most 45) and 5x5 (at most 55) random walks proven that far by search. Drawn with replacement");
   lab_text(random, "--seed", rf.seed, "Seed: the same seed gives the same states (default: random)");
 
   if (argc > 1 && argv[1][0] != '-') {
@@ -259,7 +268,7 @@ int main(int argc, char** argv) {
       if (!batch.empty() && start) throw InputError("give either START or --batch FILE, not both");
       if (!batch.empty() && !c.blank.empty()) throw option_error("blank", "does not apply with --batch (numbered tiles only)");
       if (!batch.empty() && query->count("--lang")) throw option_error("lang", "does not apply with --batch (one answer a line)");
-      return batch.empty() ? cmd_query(c, start) : cmd_batch(c, batch);
+      return batch.empty() ? cmd_query(c, start, query_limits) : cmd_batch(c, batch, query_limits);
     }
     if (stats->parsed()) return cmd_stats(c, all_goals);
     if (solve->parsed()) {

@@ -158,8 +158,9 @@ DatabaseFrame two_bit_frame(const std::filesystem::path& path, const DatabaseInf
 // file and the chunk, raised before the chunk's values are used.
 class ChunkVerifier {
  public:
+  // `rebuild`: the command that rebuilds the file, named in a failure (with_rebuild).
   ChunkVerifier(std::string name, std::span<const std::uint8_t> payload, std::span<const std::uint8_t> sums,
-                std::uint32_t chunk_log2);
+                std::uint32_t chunk_log2, std::string rebuild = {});
   // Makes sure the chunk holding payload byte `offset` is verified.
   void touch(std::uint64_t offset) const {
     const std::uint64_t c = offset >> log2_;
@@ -172,7 +173,7 @@ class ChunkVerifier {
 
  private:
   void verify(std::uint64_t chunk) const;
-  std::string name_;
+  std::string name_, rebuild_;
   std::span<const std::uint8_t> payload_, sums_;
   std::uint32_t log2_;
   std::uint64_t count_;
@@ -201,7 +202,12 @@ void remove_stale_temporaries(const std::filesystem::path& path);
 void create_folder(const std::filesystem::path& dir);
 
 // Maps and validates `path`. Throws DataError on any missing, truncated, corrupt or foreign file.
-LoadedDatabase load_database(const std::filesystem::path& path);
+// `rebuild`: the command that rebuilds the file (the stores give it); when given, every such
+// DataError, now or when a chunk is first touched, ends with "; rebuild it with: COMMAND".
+LoadedDatabase load_database(const std::filesystem::path& path, const std::string& rebuild = {});
+
+// `e` with "; rebuild it with: COMMAND" appended (`e` itself when `command` is empty).
+DataError with_rebuild(const DataError& e, const std::string& command);
 
 // Whether this build reads a file of format `version` and `kind` (a checkpoint: of kind 3): the
 // current version, or version 2 for the kinds whose layout version 3 kept (1, 3 and 4).

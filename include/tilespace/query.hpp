@@ -19,6 +19,13 @@
 
 namespace tilespace {
 
+// A searched line's answer (BatchOptions::search): the length, or why the search gave none.
+struct SearchedAnswer {
+  int length = -1;       // -1: not decided (a limit stopped the search)
+  std::string stopped;   // then: the limit's name ("max-seconds"), as solve's JSON names it
+  std::string message;   // then: the line printed in plain text ("stopped by --max-seconds 5 ...")
+};
+
 struct BatchOptions {
   State goal;         // used for lines without a goal; also fixes the board
   bool json = false;  // {"length":n} per line instead of n / unreachable
@@ -29,18 +36,24 @@ struct BatchOptions {
   // but builds only small ones, and refuses (throws) the others. Called once per goal blank a batch
   // meets.
   std::function<const GoalTable&(const Board&, int goal_blank)> table_source;
+  // On boards where no exact table can exist (table_can_exist: 4x4, 5x5) each reachable line is
+  // answered by this (the board's default optimal search, from several threads at once); without
+  // it such a board is refused before any line is read.
+  std::function<SearchedAnswer(const State& start, const State& goal)> search;
 };
 
 struct BatchStats {
   std::uint64_t lines = 0, answered = 0, unreachable = 0, errors = 0;
+  std::uint64_t stopped = 0;  // searched lines a limit stopped
 };
 
 // Answers every line of `input`, appending one output line per query line to `out` (comment and
 // blank lines give none): the length, or "unreachable"; in JSON {"length":n,"line":L} with L the
 // input's line number (null length: unreachable). A bad line (a wrong tile count included, such as
 // a 25-tile line on a smaller board) gives "error: MESSAGE" (JSON: {"error":MESSAGE,"line":L}) and
-// the message with its line number on `err`. Throws InputError (require_packed)
-// before reading any line if the goal's board has more than kMaxCells cells: no distance table.
+// the message with its line number on `err`. A searched line (options.search) that a limit stopped
+// gives the search's message (JSON: {"stopped":"max-seconds","line":L}). Without options.search,
+// throws before reading any line if no table of the goal's board can exist.
 BatchStats run_batch(TableStore& store, std::string_view input, std::string& out, std::ostream& err,
                      const BatchOptions& options);
 

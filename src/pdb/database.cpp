@@ -106,7 +106,12 @@ std::shared_ptr<const PatternDatabase> PdbStore::get(const State& goal, const Pa
     check_build_time(goal, Partition{pattern.name(), {pattern}});
     return build(goal, pattern);
   }
-  auto db = std::make_shared<const PatternDatabase>(PatternDatabase::load(path, goal, pattern));
+  std::shared_ptr<const PatternDatabase> db;
+  try {
+    db = std::make_shared<const PatternDatabase>(PatternDatabase::load(path, goal, pattern));
+  } catch (const DataError& e) {  // the message ends with the command that rebuilds the file
+    throw with_rebuild(e, build_command(goal, options_.dir, "--pdb " + pattern.name() + " --force"));
+  }
   cache_[path.string()] = db;
   return db;
 }

@@ -88,12 +88,18 @@ MoveAutomaton load_or_build_automaton(const std::filesystem::path& dir, int dept
                                       const std::function<void(const std::string&)>& note) {
   const auto path = automaton_path(dir, depth);
   std::error_code ec;
-  if (std::filesystem::exists(path, ec)) return MoveAutomaton::load(path, depth);
+  const std::string extra = depth == MoveAutomaton::kDefaultDepth
+                                ? "--automaton"
+                                : "--automaton --automaton-depth " + std::to_string(depth);
+  if (std::filesystem::exists(path, ec)) {
+    try {
+      return MoveAutomaton::load(path, depth);
+    } catch (const DataError& e) {  // the message ends with the command that rebuilds the file
+      throw with_rebuild(e, build_command(dir, extra + " --force"));
+    }
+  }
   const BuildCost cost = estimate_automaton_build(depth);
   if (cost.seconds > max_auto_build_seconds) {
-    const std::string extra = depth == MoveAutomaton::kDefaultDepth
-                                  ? "--automaton"
-                                  : "--automaton --automaton-depth " + std::to_string(depth);
     throw too_long_to_build("move automaton of depth " + std::to_string(depth), dir, cost, build_command(dir, extra));
   }
   create_folder(path.parent_path());  // before any work: a mistyped --db is one error

@@ -145,8 +145,10 @@ def test_version_matches_the_command(cli):
 
 
 @pytest.mark.parametrize("function, parameters", [
-    ("distance", [("start", E), ("goal", None), ("board", None), ("db", "out")]),
-    ("distances", [("starts", E), ("goals", None), ("board", None), ("db", "out")]),
+    ("distance", [("start", E), ("goal", None), ("board", None), ("db", "out"), ("max_seconds", None),
+                  ("max_nodes", None)]),
+    ("distances", [("starts", E), ("goals", None), ("board", None), ("db", "out"), ("max_seconds", None),
+                   ("max_nodes", None)]),
     ("solve", [("start", E), ("goal", None), ("algorithm", None), ("heuristic", None), ("board", None),
                ("db", "out"), ("threads", 0), ("limits", E)]),
     ("random_states", [("n", E), ("board", None), ("goal", None), ("depth", None), ("seed", None),
@@ -317,10 +319,39 @@ def test_check_triples_with_missing_fields_are_value_errors(db, triple, says):
     assert str(e.value) == says
 
 
-def test_distance_of_a_4x4_state_is_a_memory_error(db, korf100):
-    tiles, _ = korf100[0]
-    with pytest.raises(MemoryError):
-        tilespace.distance(tiles, goal=KORF_GOAL, db=db)
+def test_distance_of_a_4x4_state_is_searched(db, korf100):
+    # No table can exist for 4x4: the answer is searched as solve() searches, within its limits.
+    tiles, length = korf100[0]
+    assert tilespace.distance(tiles, goal=KORF_GOAL, db=db) == length
+    with pytest.raises(tilespace.SearchLimit) as e:
+        tilespace.distance(tiles, goal=KORF_GOAL, db=db, max_nodes=100)
+    assert "max-nodes" in str(e.value)
+    with pytest.raises(ValueError, match="max_seconds"):
+        tilespace.distance("1 2 3 4 5 6 7 8 0", db=db, max_seconds=5)  # a table answers 3x3
+
+
+def test_distances_of_4x4_states_are_searched(db, korf100):
+    starts = [tiles for tiles, _ in korf100[:3]] + [[0, 2, 1] + list(range(3, 16))]  # the last unreachable
+    got = tilespace.distances(starts, goals=KORF_GOAL, db=db)
+    assert got.tolist() == [length for _, length in korf100[:3]] + [-1]
+    with pytest.raises(MemoryError, match="starts row 0"):
+        tilespace.distances(starts, goals=KORF_GOAL, db=db, max_nodes=100)
+
+
+def test_random_states_at_a_depth_on_4x4_are_that_far(db):
+    states = tilespace.random_states(4, board="4x4", depth=15, seed=9, db=db)
+    assert states.shape == (4, 16)
+    assert tilespace.distances(states, db=db).tolist() == [15] * 4
+    with pytest.raises(ValueError, match="at most 45 on 4x4"):
+        tilespace.random_states(1, board="4x4", depth=46, db=db)
+
+
+def test_distance_of_none_or_floats_gets_the_grammar_s_message(db):
+    with pytest.raises(ValueError, match="^start: a state is required$"):
+        tilespace.distance(None, db=db)
+    with pytest.raises(ValueError) as e:
+        tilespace.distance([1.0, 2, 3, 4, 5, 6, 7, 8, 0], db=db)
+    assert str(e.value).startswith("start:") and "1.0" in str(e.value)
 
 
 def test_distance_without_a_table_too_long_to_build_is_a_data_error(tmp_path):

@@ -3,10 +3,10 @@
 
 #include <algorithm>
 #include <chrono>
-#include <map>
 #include <optional>
 #include <string>
 
+#include "app/oracle.hpp"
 #include "tilespace/distance_table.hpp"
 #include "tilespace/errors.hpp"
 #include "tilespace/search/registry.hpp"
@@ -17,66 +17,14 @@ namespace tilespace::app {
 
 using nlohmann::json;
 
-namespace {
-
-// The optimum of a pair: from the exact table where the board has one, else proven by the
-// board's default search with pattern databases (planned and prepared as `tilespace solve` does)
-// within --max-seconds per line.
-class Oracle {
- public:
-  Oracle(Common& c, double max_seconds) : c_(c), sources_(c), max_seconds_(max_seconds) {}
-
-  Optimum operator()(const State& start, const State& goal) {
-    if (const GoalTable* t = table(goal)) {
-      const auto d = t->distance(start, goal);
-      return {d.has_value(), d.value_or(0)};
-    }
-    const search::Result r = search::solve(start, goal, search_for(goal));
-    return {r.solved, r.solved ? r.length() : 0};
-  }
-
- private:
-  const GoalTable* table(const State& goal) {
-    const std::string key = goal.board.name() + "/" + std::to_string(goal.blank);
-    if (const auto it = tables_by_goal_.find(key); it != tables_by_goal_.end()) return it->second;
-    // Where no table can exist (4x4): pattern databases.
-    const GoalTable* t = table_can_exist(goal.board) ? &sources_.tables().goal(goal.board, goal.blank) : nullptr;
-    tables_by_goal_[key] = t;
-    return t;
-  }
-  // The search options of `goal`, made once per goal.
-  const search::SolveOptions& search_for(const State& goal) {
-    const std::string key = goal.board.name() + "|" + goal.to_string();
-    auto it = options_.find(key);
-    if (it == options_.end()) {
-      search::SolveRequest q;
-      q.heuristic = "pdb";
-      search::PlanContext ctx;
-      ctx.board = goal.board;
-      ctx.default_hybrid_bytes = default_hybrid_memory();
-      search::SolvePlan plan = search::plan_solve(q, ctx);
-      plan.limits.max_seconds = max_seconds_;
-      search::SolveOptions o = search::solve_options(plan);
-      o.threads = c_.threads;
-      sources_.prepare(plan, goal, o, false);
-      it = options_.emplace(key, o).first;
-    }
-    return it->second;
-  }
-
-  const Common& c_;
-  SearchSources sources_;
-  double max_seconds_;
-  std::map<std::string, const GoalTable*> tables_by_goal_;
-  std::map<std::string, search::SolveOptions> options_;
-};
-
-}  // namespace
-
 CheckRun run_check(Common& c, const InputText& input, double max_seconds, Keep keep, const CheckLineSink& each) {
   const std::optional<Board> board = board_option(c);
   const std::optional<State> default_goal = goal_option(c);
-  Oracle oracle(c, max_seconds);
+  search::Limits limits;
+  limits.max_seconds = max_seconds;
+  SearchSources sources(c);
+  Oracle oracle(sources, c.threads, limits);
+  auto optimum = [&](const State& start, const State& goal) { return oracle(start, goal).optimum; };
   CheckRun run;
   const auto t0 = std::chrono::steady_clock::now();
   for_each_content_line(input.text, [&](std::string_view line, std::uint64_t no) {
@@ -90,7 +38,7 @@ CheckRun run_check(Common& c, const InputText& input, double max_seconds, Keep k
       const CheckFields fields = parse_check_line(line, board, default_goal);
       goal = fields.goal;
       const Answer answer = parse_answer(fields.answer_text);
-      verdict = check_answer(fields.start, goal, answer, oracle);
+      verdict = check_answer(fields.start, goal, answer, optimum);
       cl.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - line_t0).count();
       cl.verdict = verdict.verdict;
       cl.answered = verdict.answered;

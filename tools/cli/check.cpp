@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "app/check.hpp"
+#include "app/random.hpp"
 #include "app/report.hpp"
 #include "cli/commands.hpp"
 #include "cli/messages.hpp"
@@ -105,14 +106,10 @@ int cmd_random(Common& c, const RandomFlags& f) {
   const Problem p = read_problem(c, std::nullopt);
   const std::uint64_t count = f.count ? parse_whole("count", *f.count, 1, 1'000'000'000) : 1;
   const RandomOptions o = parse_random_options(f.seed, f.depth);
-  TableStore store = make_store(c);
+  app::SearchSources sources(c);
   const GoalTable* table = nullptr;
-  if (o.depth) {
-    if (!is_packed(p.board))
-      throw option_error("depth", "needs the distance table, and the " + p.board.name() + " board has none");
-    table = &store.goal(p.goal.board, p.goal.blank);
-  }
-  RandomStates states(p.goal, o, table);
+  if (o.depth && app::RandomSampler::needs_table(p.goal.board)) table = &sources.tables().goal(p.goal.board, p.goal.blank);
+  app::RandomSampler states(sources, c.threads, p.goal, o, table);
   std::string out;
   for (std::uint64_t i = 0; i < count; ++i) {
     const State s = states.next();

@@ -55,11 +55,13 @@ struct BuildFlags {
 // valid existing file is "up to date" (loaded, so checked) and kept unless --force; a bad one is a
 // data error unless --force, which replaces it.
 int cmd_build(Common& c, const BuildFlags& f);
-// query START: the optimal number of moves to the goal; exit 1 if unreachable.
-int cmd_query(Common& c, const std::optional<std::string>& start_arg);
-// query --batch FILE: one answer a line ('-' for stdin); exit 2 if any line was bad, else 1 if any
-// pair was unreachable.
-int cmd_batch(Common& c, const std::string& file);
+// query START: the optimal number of moves to the goal; exit 1 if unreachable. On 4x4 and 5x5 (no
+// exact table can exist) the answer is searched (app/oracle.hpp) within `limits` (max_seconds,
+// max_nodes); exit 4 when a limit stops it.
+int cmd_query(Common& c, const std::optional<std::string>& start_arg, const search::SolveRequest& limits);
+// query --batch FILE: one answer a line ('-' for stdin); exit 2 if any line was bad, else 4 if a
+// limit stopped a searched line, else 1 if any pair was unreachable.
+int cmd_batch(Common& c, const std::string& file, const search::SolveRequest& limits);
 // stats: histogram, radius, mean and farthest states (with all_goals, those of every blank class,
 // the radius per goal blank cell and the longest optimal solution between any two states).
 int cmd_stats(Common& c, bool all_goals);

@@ -185,6 +185,8 @@ int cmd_compare(Common& c, const std::optional<std::string>& start_arg, const La
     if (!r.optimal || !r.r.solved) return std::string("?");
     return m.get(r.r.length() == *r.optimal ? "yes" : "no");
   };
+  // Exit 1 when an instance is unreachable, as in every command (the table of exit codes).
+  const int rc = std::any_of(rows.begin(), rows.end(), [](const Row& r) { return r.r.unreachable; }) ? kExitUnreachable : kExitOk;
   if (c.json) {
     json out = json::array();
     for (const auto& r : rows)
@@ -197,7 +199,7 @@ int cmd_compare(Common& c, const std::optional<std::string>& start_arg, const La
                      {"expanded", r.r.expanded}, {"generated", r.r.generated}, {"peak_bytes", r.r.peak_bytes},
                      {"seconds", r.r.seconds}});
     std::puts(out.dump().c_str());
-    return kExitOk;
+    return rc;
   }
   std::vector<std::string> head{"instance", "solver", "length", "optimal", "expanded", "generated", "peak KiB", "seconds"};
   if (!f.csv)
@@ -214,7 +216,7 @@ int cmd_compare(Common& c, const std::optional<std::string>& start_arg, const La
       for (std::size_t i = 0; i < row.size(); ++i) std::printf("%s%s", i ? "," : "", quote(row[i]).c_str());
       std::puts("");
     }
-    return kExitOk;
+    return rc;
   }
   std::vector<std::size_t> width(head.size());
   for (std::size_t i = 0; i < head.size(); ++i) width[i] = display_width(head[i]);
@@ -241,7 +243,7 @@ int cmd_compare(Common& c, const std::optional<std::string>& start_arg, const La
     std::puts(sep.c_str());
   }
   for (const auto& row : cells) print_row(row);
-  return kExitOk;
+  return rc;
 }
 
 }  // namespace tilespace::cli

@@ -25,6 +25,7 @@
 #include "cli/commands.hpp"
 #include "cli/terminal.hpp"
 #include "cli/messages.hpp"
+#include "app/oracle.hpp"
 #include "app/report.hpp"
 #include "tilespace/distance_table.hpp"
 #include "tilespace/errors.hpp"
@@ -41,27 +42,52 @@ namespace tilespace::cli {
 
 using nlohmann::json;
 
-int cmd_query(Common& c, const std::optional<std::string>& start_arg) {
+int cmd_query(Common& c, const std::optional<std::string>& start_arg, const search::SolveRequest& limits) {
   if (!start_arg) throw InputError("query needs a START state (or - for standard input) or --batch FILE");
   const Problem p = read_problem(c, start_arg);
-  TableStore store = make_store(c);
+  const search::Limits l = app::Oracle::limits(limits, p.goal.board);
   const State& s = *p.start;
+  const Messages m(c.lang);
   std::optional<int> d;
-  if (solvable(s, p.goal)) d = store.goal(p.goal.board, p.goal.blank).distance(s, p.goal);
+  if (solvable(s, p.goal)) {
+    app::SearchSources sources(c);
+    app::Oracle oracle(sources, c.threads, l, true);
+    const app::Distance answer = oracle(s, p.goal);
+    if (!answer.optimum.known) {
+      const std::string option = search::stop_name(answer.stopped);
+      const std::string value = option == "max-seconds" ? *limits.max_seconds : option == "max-nodes" ? *limits.max_nodes : "";
+      if (c.json) {
+        json j{{"board", s.board.name()}, {"start", tiles_json(s)}, {"goal", tiles_json(p.goal)}, {"reachable", true}};
+        j["length"] = nullptr;
+        j["stopped"] = option;
+        std::puts(j.dump().c_str());
+      } else {
+        std::puts(m.stopped(option, value).c_str());
+      }
+      return kExitResource;
+    }
+    d = answer.optimum.length;
+  }
   if (c.json) {
     json j{{"board", s.board.name()}, {"start", tiles_json(s)}, {"goal", tiles_json(p.goal)}, {"reachable", d.has_value()}};
     j["length"] = d ? json(*d) : json(nullptr);
     std::puts(j.dump().c_str());
   } else {
-    const Messages m(c.lang);
     std::puts(d ? m.optimal_length(*d).c_str() : m.get("unreachable").c_str());
   }
   return d ? kExitOk : kExitUnreachable;
 }
 
-int cmd_batch(Common& c, const std::string& file) {
+int cmd_batch(Common& c, const std::string& file, const search::SolveRequest& limits) {
   Problem p = read_problem(c, std::nullopt);
+  const search::Limits l = app::Oracle::limits(limits, p.goal.board);
   TableStore store = make_store(c);
+  // 4x4 and 5x5: every reachable line searched, the lines of a part one after another and the
+  // parts in parallel.
+  app::SearchSources sources(c);
+  std::optional<app::Oracle> oracle;
+  if (app::Oracle::searches(p.goal.board)) oracle.emplace(sources, c.threads, l, true);
+  const Messages m(c.lang);
   std::FILE* in = stdin;
   if (file != "-") {
     std::error_code ec;
@@ -75,6 +101,20 @@ int cmd_batch(Common& c, const std::string& file) {
   opt.name = file == "-" ? "standard input" : file;
   std::mutex store_mutex;
   opt.store_mutex = &store_mutex;
+  if (oracle) {
+    opt.search = [&](const State& start, const State& goal) {
+      const app::Distance answer = (*oracle)(start, goal);
+      SearchedAnswer a;
+      if (answer.optimum.known) {
+        a.length = answer.optimum.length;
+      } else {
+        a.stopped = search::stop_name(answer.stopped);
+        const auto* value = a.stopped == "max-seconds" ? &limits.max_seconds : a.stopped == "max-nodes" ? &limits.max_nodes : nullptr;
+        a.message = m.stopped(a.stopped, value && *value ? **value : "");
+      }
+      return a;
+    };
+  }
   // Each chunk of whole lines is cut into one part per thread, answered in parallel, and written
   // in order; the parts' first line numbers are counted beforehand, so messages name the lines.
   const int threads = c.threads > 0 ? c.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -125,6 +165,7 @@ int cmd_batch(Common& c, const std::string& file) {
       total.answered += part.stats.answered;
       total.unreachable += part.stats.unreachable;
       total.errors += part.stats.errors;
+      total.stopped += part.stats.stopped;
     }
     buf.erase(0, cut);
   }
@@ -132,6 +173,9 @@ int cmd_batch(Common& c, const std::string& file) {
   const bool read_error = std::ferror(in);
   if (in != stdin) std::fclose(in);
   if (read_error) throw InputError(InputError::About::file, "cannot read", file == "-" ? "standard input" : file);
+  // An input without a query is an error (exit 2), as in solve --batch, check and compare --suite.
+  if (total.answered + total.unreachable + total.errors + total.stopped == 0)
+    throw InputError(InputError::About::file, "no queries in it", file == "-" ? "standard input" : file);
   if (c.progress || ::isatty(STDERR_FILENO)) {
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const auto n = total.answered + total.unreachable;
@@ -139,7 +183,7 @@ int cmd_batch(Common& c, const std::string& file) {
                  static_cast<unsigned long long>(n), static_cast<unsigned long long>(total.unreachable),
                  static_cast<unsigned long long>(total.errors), secs);
   }
-  return total.errors ? kExitInput : total.unreachable ? kExitUnreachable : kExitOk;
+  return total.errors ? kExitInput : total.stopped ? kExitResource : total.unreachable ? kExitUnreachable : kExitOk;
 }
 
 }  // namespace tilespace::cli

@@ -130,6 +130,8 @@ std::vector<BatchInstance> read_solve_batch(const std::string& file, const Commo
 
 int cmd_solve_batch(Common& c, const SolveFlags& f) {
   std::vector<BatchInstance> items = read_solve_batch(f.batch, c);
+  // An input without a line to solve is an error, as in query --batch, check and compare --suite.
+  if (items.empty()) throw InputError(InputError::About::file, "no instances in it", f.batch == "-" ? "standard input" : f.batch);
   // One plan per board (the lines may be on different boards when no --board is given); the
   // options are checked before anything is solved, even without a valid line.
   SearchSources sources(c);

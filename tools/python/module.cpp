@@ -28,9 +28,12 @@
 #include "app/check.hpp"
 #include "app/common.hpp"
 #include "app/keywords.hpp"
+#include "app/oracle.hpp"
+#include "app/random.hpp"
 #include "app/report.hpp"
 #include "app/solve.hpp"
 #include "tilespace/distance_table.hpp"
+#include "tilespace/search/result.hpp"
 #include "tilespace/errors.hpp"
 #include "tilespace/problem.hpp"
 #include "tilespace/random_states.hpp"
@@ -106,14 +109,38 @@ const GoalTable& table_for(Session& s, const State& goal) {
 
 // ---- distance, distances ----
 
-std::optional<int> distance(const std::string& start, const std::optional<std::string>& goal,
-                            const std::optional<std::string>& board, const std::string& db) {
+// The limits of a search that answers a distance (4x4, 5x5): max_seconds, max_nodes by name.
+search::Limits distance_limits(const std::map<std::string, std::string>& options, const Board& board) {
+  search::SolveRequest q;
+  for (const auto& [name, value] : options) {
+    if (name == "max_seconds") q.max_seconds = value;
+    else if (name == "max_nodes") q.max_nodes = value;
+    else throw py::type_error("got an unexpected keyword argument '" + name + "'");
+  }
+  return app::Oracle::limits(q, board);
+}
+
+// The length, or none when unreachable; and the limit that stopped a search ("" when none did).
+std::pair<std::optional<int>, std::string> distance(const std::string& start, const std::optional<std::string>& goal,
+                                                    const std::optional<std::string>& board, const std::string& db,
+                                                    const std::map<std::string, std::string>& options) {
   const Problem p = problem(start, goal, board);
-  if (!solvable(*p.start, p.goal)) return std::nullopt;
   Session& s = session(db);
+  if (app::Oracle::searches(p.goal.board)) {  // 4x4, 5x5: no table can exist; the search answers
+    const search::Limits limits = distance_limits(options, p.goal.board);
+    if (!solvable(*p.start, p.goal)) return {std::nullopt, ""};
+    py::gil_scoped_release nogil;
+    const std::lock_guard lock(s.mu);
+    app::Oracle oracle(s.sources, s.common.threads, limits);
+    const app::Distance d = oracle(*p.start, p.goal);
+    if (!d.optimum.known) return {std::nullopt, search::stop_name(d.stopped)};
+    return {d.optimum.length, ""};
+  }
+  distance_limits(options, p.goal.board);  // refused: nothing is searched here
+  if (!solvable(*p.start, p.goal)) return {std::nullopt, ""};
   const GoalTable& t = table_for(s, p.goal);
   py::gil_scoped_release nogil;  // a two-bit table's lookup descends, and may read from disk
-  return t.distance(*p.start, p.goal);
+  return {t.distance(*p.start, p.goal), ""};
 }
 
 // The board of rows of `cells` tiles: `board` when given (and of that size), else inferred from
@@ -164,8 +191,47 @@ bool row_state(const std::uint8_t* row, const Board& board, State& s) {
   throw InputError(InputError::About::general, std::string(what) + " row " + std::to_string(i) + ": not a state");
 }
 
+// distances() on 4x4 and 5x5, where no table can exist: each row's pair searched (in parallel), -1
+// where unreachable; a row a limit stops is a ResourceError naming it.
+py::array_t<std::int32_t> searched_distances(const Rows& starts, const Rows& goals, const Board& b, const std::string& db,
+                                             const search::Limits& limits) {
+  const py::ssize_t n = starts.shape(0), cells = starts.shape(1), ng = goals.shape(0);
+  const std::uint8_t* S = starts.data();
+  const std::uint8_t* G = goals.data();
+  State g;
+  for (py::ssize_t i = 0; i < ng; ++i)
+    if (!row_state(G + i * cells, b, g)) bad_row("goals", i, G + i * cells, b);
+  State st;
+  for (py::ssize_t i = 0; i < n; ++i)
+    if (!row_state(S + i * cells, b, st)) bad_row("starts", i, S + i * cells, b);
+  Session& s = session(db);
+  py::array_t<std::int32_t> out(n);
+  std::int32_t* D = out.mutable_data();
+  std::vector<search::Stop> stopped(static_cast<std::size_t>(n), search::Stop::None);
+  {
+    py::gil_scoped_release nogil;
+    const std::lock_guard lock(s.mu);
+    app::Oracle oracle(s.sources, s.common.threads, limits);
+    tbb::parallel_for(py::ssize_t{0}, n, [&](py::ssize_t i) {
+      State start, goal = canonical_goal(b, b.cells() - 1);
+      row_state(S + i * cells, b, start);
+      if (ng) row_state(G + (ng == 1 ? 0 : i) * cells, b, goal);
+      D[i] = -1;
+      if (!solvable(start, goal)) return;
+      const app::Distance d = oracle(start, goal);
+      if (d.optimum.known) D[i] = d.optimum.length;
+      else stopped[static_cast<std::size_t>(i)] = d.stopped;
+    });
+  }
+  for (py::ssize_t i = 0; i < n; ++i)
+    if (stopped[static_cast<std::size_t>(i)] != search::Stop::None)
+      throw ResourceError("starts row " + std::to_string(i) + ": search stopped by " +
+                          search::stop_name(stopped[static_cast<std::size_t>(i)]) + " before finding a solution");
+  return out;
+}
+
 py::array_t<std::int32_t> distances(const Rows& starts, const Rows& goals, const std::optional<std::string>& board,
-                                    const std::string& db) {
+                                    const std::string& db, const std::map<std::string, std::string>& options) {
   if (starts.ndim() != 2) throw InputError("starts: expected an array of shape (n, cells)");
   const py::ssize_t n = starts.shape(0), cells = starts.shape(1);
   if (n == 0) return py::array_t<std::int32_t>(0);
@@ -173,7 +239,8 @@ py::array_t<std::int32_t> distances(const Rows& starts, const Rows& goals, const
     throw InputError("goals: expected one goal of " + std::to_string(cells) + " tiles, or one a start (shape (" +
                      std::to_string(n) + ", " + std::to_string(cells) + "))");
   const Board b = rows_board(cells, board, "starts");
-  require_packed(b);
+  const search::Limits limits = distance_limits(options, b);  // refused where nothing is searched
+  if (app::Oracle::searches(b)) return searched_distances(starts, goals, b, db, limits);
   const std::uint8_t* S = starts.data();
   const std::uint8_t* G = goals.data();
   const py::ssize_t ng = goals.shape(0);
@@ -331,17 +398,15 @@ py::array_t<std::uint8_t> random_states(const std::string& n_text, const std::op
   const Problem p = problem(std::nullopt, goal, board);
   const std::uint64_t n = parse_whole("n", n_text, 0, 1'000'000'000);
   const RandomOptions o = parse_random_options(seed, depth);  // as `tilespace random` (check.cpp cmd_random)
+  Session& s = session(db);
   const GoalTable* t = nullptr;
-  if (o.depth) {
-    if (!is_packed(p.board))
-      throw option_error("depth", "needs the distance table, and the " + p.board.name() + " board has none");
-    t = &table_for(session(db), p.goal);
-  }
-  RandomStates states(p.goal, o, t);
+  if (o.depth && app::RandomSampler::needs_table(p.goal.board)) t = &table_for(s, p.goal);
   const py::ssize_t cells = p.board.cells();
   py::array_t<std::uint8_t> out({static_cast<py::ssize_t>(n), cells});
   std::uint8_t* w = out.mutable_data();
   py::gil_scoped_release nogil;
+  const std::lock_guard lock(s.mu);
+  app::RandomSampler states(s.sources, s.common.threads, p.goal, o, t);
   for (std::uint64_t i = 0; i < n; ++i) {
     const State st = states.next();
     std::copy_n(st.tiles.begin(), cells, w + i * static_cast<std::uint64_t>(cells));

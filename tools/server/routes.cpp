@@ -145,8 +145,9 @@ HttpResponse Routes::api(const HttpRequest& req) {
   if (p == "/api/query" && req.method == "POST") {
     HttpResponse r;
     r.content_type = "text/plain; charset=utf-8";
-    r.body = service_.batch(req, r.headers);
-    if (Params(req, {"goal", "board", "json"}).flag("json")) r.content_type = "application/x-ndjson";
+    bool json_lines = false;
+    r.body = service_.batch(req, r.headers, json_lines);
+    if (json_lines) r.content_type = "application/x-ndjson";
     return r;
   }
   if (!is_get(req)) {

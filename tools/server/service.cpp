@@ -7,12 +7,15 @@
 
 #include "app/report.hpp"
 #include "app/keywords.hpp"
+#include "app/oracle.hpp"
+#include "app/random.hpp"
 #include "app/solve.hpp"
 #include "server/http_params.hpp"
 #include "tilespace/errors.hpp"
 #include "tilespace/problem.hpp"
 #include "tilespace/query.hpp"
 #include "tilespace/random_states.hpp"
+#include "tilespace/rank.hpp"
 #include "tilespace/version.hpp"
 
 namespace tilespace::server {
@@ -87,27 +90,104 @@ json Service::info() const {
             {"max_memory", max_bytes_}, {"max_solves", max_solves_}}}};
 }
 
+search::PlanContext Service::ceilings() const {
+  search::PlanContext ctx;
+  ctx.max_nodes_ceiling = flags_.max_nodes;
+  ctx.max_seconds_ceiling = flags_.max_seconds;
+  ctx.default_max_bytes = max_bytes_;
+  ctx.default_hybrid_bytes = max_bytes_;
+  ctx.max_bytes_ceiling = max_bytes_;
+  ctx.trace_limit_default = flags_.trace_limit;
+  ctx.trace_limit_ceiling = flags_.trace_limit;
+  return ctx;
+}
+
+Service::Slot Service::take_slot() {
+  if (!solves_.try_acquire_for(std::chrono::seconds(2)))
+    throw HttpError(503, "", "busy: " + std::to_string(max_solves_) + " searches are running; try again");
+  return Slot{&solves_};
+}
+
+// 4x4 and 5x5: no table can exist, so /api/query searches (app/oracle.hpp) within max_seconds and
+// max_nodes (the service's ceilings by default), one search slot a request.
+std::optional<app::Oracle> Service::oracle_for(const Params& p, const Board& board) {
+  search::SolveRequest q;
+  q.max_seconds = p.get("max_seconds");
+  q.max_nodes = p.get("max_nodes");
+  try {
+    const search::Limits l = app::Oracle::limits(q, board, ceilings());  // refused where nothing is searched
+    if (!app::Oracle::searches(board)) return std::nullopt;
+    return std::optional<app::Oracle>(std::in_place, sources_, common_.threads, l, false, ceilings());
+  } catch (const InputError& e) {
+    throw http_error(e);
+  }
+}
+
+// A search's answer for one pair, or the HTTP error of a database that is not at hand.
+app::Distance Service::searched(app::Oracle& oracle, const State& start, const State& goal) {
+  try {
+    return oracle(start, goal);
+  } catch (const InputError& e) {
+    throw http_error(e);
+  } catch (const DataError& e) {  // pattern databases that take long to build: `tilespace build` first
+    throw HttpError(404, "board", e.what());
+  } catch (const ResourceError& e) {
+    throw HttpError(404, "board", e.what());
+  }
+}
+
 json Service::query(const HttpRequest& req) {
-  const Params p(req, {"start", "goal", "board"});
+  const Params p(req, {"start", "goal", "board", "max_seconds", "max_nodes"});
   const Problem pr = parse_pair(p, true);
   const State& s = *pr.start;
-  const GoalTable& t = need_table(pr.goal);
   json j{{"board", s.board.name()}, {"start", tiles_json(s)}, {"goal", tiles_json(pr.goal)}};
-  const std::optional<int> d = t.distance(s, pr.goal);  // none: the other parity class (the table's ranking tells)
+  std::optional<int> d;
+  if (std::optional<app::Oracle> oracle = oracle_for(p, pr.goal.board)) {
+    if (solvable(s, pr.goal)) {
+      const Slot slot = take_slot();
+      const app::Distance a = searched(*oracle, s, pr.goal);
+      if (!a.optimum.known) {
+        j["reachable"] = true;
+        j["length"] = nullptr;
+        j["stopped"] = search::stop_name(a.stopped);
+        return j;
+      }
+      d = a.optimum.length;
+    }
+  } else {
+    d = need_table(pr.goal).distance(s, pr.goal);  // none: the other parity class (the table's ranking tells)
+  }
   j["reachable"] = d.has_value();
   j["length"] = d ? json(*d) : json(nullptr);
   return j;
 }
 
-std::string Service::batch(const HttpRequest& req, HttpFields& headers) {
-  const Params p(req, {"goal", "board", "json"});
+std::string Service::batch(const HttpRequest& req, HttpFields& headers, bool& json_lines) {
+  const Params p(req, {"goal", "board", "json", "max_seconds", "max_nodes"});
   if (const auto type = req.header("Content-Type"); type && type->rfind("text/plain", 0) != 0)
     throw HttpError(415, "", "POST /api/query takes text/plain: one START [GOAL] per line, not " + std::string(*type));
   const Problem pr = parse_pair(p, false);
-  need_table(pr.goal);  // 404 now, naming the board, rather than on the first line
+  std::optional<app::Oracle> oracle = oracle_for(p, pr.goal.board);
+  std::optional<Slot> slot;
   BatchOptions o;
+  if (oracle) {
+    slot.emplace(take_slot());
+    o.search = [&](const State& start, const State& goal) {
+      const app::Distance a = searched(*oracle, start, goal);
+      SearchedAnswer answer;
+      if (a.optimum.known) {
+        answer.length = a.optimum.length;
+      } else {
+        answer.stopped = search::stop_name(a.stopped);
+        answer.message = "stopped by --" + answer.stopped + " before a solution was found";
+      }
+      return answer;
+    };
+  } else {
+    need_table(pr.goal);  // 404 now, naming the board, rather than on the first line
+  }
   o.goal = pr.goal;
-  o.json = p.flag("json");
+  o.json = json_lines = p.flag("json");
   o.name = "body";
   // Lines with goals of their own need the tables of their blanks: the same policy as one query.
   o.table_source = [this](const Board& b, int blank) -> const GoalTable& {
@@ -129,6 +209,7 @@ std::string Service::batch(const HttpRequest& req, HttpFields& headers) {
   headers.emplace_back("X-Tilespace-Answered", std::to_string(st.answered));
   headers.emplace_back("X-Tilespace-Unreachable", std::to_string(st.unreachable));
   headers.emplace_back("X-Tilespace-Errors", std::to_string(st.errors));
+  if (oracle) headers.emplace_back("X-Tilespace-Stopped", std::to_string(st.stopped));
   return out;
 }
 
@@ -142,29 +223,12 @@ std::string Service::solve(const HttpRequest& req) {
   q.trace = p.flag("trace");
   // The command line's solve (app/solve.hpp), with the service's defaults and limits as ceilings.
   SolveSettings settings;
+  settings.context = ceilings();
   settings.context.default_algorithm = "astar";
   settings.context.default_heuristic = "manhattan";  // pattern databases when asked for (building them takes seconds)
-  settings.context.max_nodes_ceiling = flags_.max_nodes;
-  settings.context.max_seconds_ceiling = flags_.max_seconds;
-  settings.context.default_max_bytes = max_bytes_;
-  settings.context.default_hybrid_bytes = max_bytes_;
-  settings.context.max_bytes_ceiling = max_bytes_;
-  settings.context.trace_limit_default = flags_.trace_limit;
-  settings.context.trace_limit_ceiling = flags_.trace_limit;
   // At most --max-solves searches at once: a slot, taken once the search is planned and prepared.
-  bool slot_taken = false;
-  struct Slot {  // gives the search slot back however the solve ends
-    std::counting_semaphore<4096>& sem;
-    bool& taken;
-    ~Slot() {
-      if (taken) sem.release();
-    }
-  } slot{solves_, slot_taken};
-  settings.before_search = [&] {
-    if (!solves_.try_acquire_for(std::chrono::seconds(2)))
-      throw HttpError(503, "", "busy: " + std::to_string(max_solves_) + " searches are running; try again");
-    slot_taken = true;
-  };
+  std::optional<Slot> slot;
+  settings.before_search = [&] { slot.emplace(take_slot()); };
   SolveStep step = SolveStep::planning;
   settings.step = &step;
   // A database that is not at hand while preparing: 404, about the parameter that asked for it.
@@ -216,14 +280,22 @@ json Service::random(const HttpRequest& req) {
   const GoalTable* t = nullptr;
   try {
     const RandomOptions o = parse_random_options(p.get("seed"), p.get("depth"));
-    if (o.depth) {
+    const bool walks = o.depth && !app::RandomSampler::needs_table(pr.goal.board);  // 4x4, 5x5: searched
+    if (o.depth && !walks) {
       t = table(pr.goal.board, pr.goal.blank);
       if (!t) throw option_error("depth", "needs the distance table of " + pr.goal.board.name() + ", which is not built");
     }
-    const State s = RandomStates(pr.goal, o, t).next();
-    if (!t) t = table(pr.goal.board, pr.goal.blank);
+    std::optional<Slot> slot;
+    if (walks) slot.emplace(take_slot());
+    State s;
+    try {
+      s = app::RandomSampler(sources_, common_.threads, pr.goal, o, t).next();
+    } catch (const DataError& e) {  // pattern databases that take long to build: `tilespace build` first
+      throw HttpError(404, "depth", e.what());
+    }
+    if (!t && !walks) t = table(pr.goal.board, pr.goal.blank);
     json j{{"board", s.board.name()}, {"goal", tiles_json(pr.goal)}, {"state", tiles_json(s)}};
-    j["length"] = t ? json(t->distance(s, pr.goal).value_or(-1)) : json(nullptr);
+    j["length"] = walks ? json(*o.depth) : t ? json(t->distance(s, pr.goal).value_or(-1)) : json(nullptr);
     return j;
   } catch (const InputError& e) {
     throw http_error(e);

@@ -13,8 +13,11 @@
 #include <semaphore>
 #include <string>
 #include <thread>
+#include <optional>
+#include <utility>
 
 #include "app/common.hpp"
+#include "app/oracle.hpp"
 #include "server/http_params.hpp"
 #include "server/serve.hpp"
 #include "tilespace/distance_table.hpp"
@@ -52,10 +55,30 @@ class Service {
   nlohmann::json stats(const HttpRequest& req);
   nlohmann::json random(const HttpRequest& req);
   // POST /api/query: the body's "START [GOAL]" lines answered one per line, exactly as
-  // `query --batch` (query.hpp run_batch); the counts go into `headers`.
-  std::string batch(const HttpRequest& req, HttpFields& headers);
+  // `query --batch` (query.hpp run_batch); the counts go into `headers`; `json_lines`: the answers
+  // are JSON lines (json=1).
+  std::string batch(const HttpRequest& req, HttpFields& headers, bool& json_lines);
 
  private:
+  // A search slot (at most --max-solves searches at once), given back when it goes.
+  struct Slot {
+    std::counting_semaphore<4096>* sem;
+    Slot(std::counting_semaphore<4096>* s) : sem(s) {}
+    Slot(Slot&& o) noexcept : sem(std::exchange(o.sem, nullptr)) {}
+    Slot& operator=(Slot&&) = delete;
+    ~Slot() {
+      if (sem) sem->release();
+    }
+  };
+  // Waits up to 2 s for a slot; else HttpError 503 (busy).
+  Slot take_slot();
+  // The planning context of searches: the service's limits as ceilings and defaults.
+  search::PlanContext ceilings() const;
+  // /api/query on a board without a table (4x4, 5x5): the oracle that searches, within the
+  // request's max_seconds and max_nodes; none on other boards.
+  std::optional<app::Oracle> oracle_for(const Params& p, const Board& board);
+  app::Distance searched(app::Oracle& oracle, const State& start, const State& goal);
+
   ServeFlags flags_;
   Common common_;
   SearchSources sources_;  // the tables, pattern databases and the move automaton (thread-safe)

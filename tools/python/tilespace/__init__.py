@@ -64,9 +64,16 @@ def _text(state, what):
         except UnicodeDecodeError:
             raise ValueError(f"{what}: not UTF-8 text") from None
     try:
-        return " ".join(str(_operator.index(v)) for v in state)
+        values = list(state)
     except TypeError:
         raise ValueError(f"{what}: expected a string or a sequence of ints, not {type(state).__name__}") from None
+    words = []
+    for v in values:
+        try:
+            words.append(str(_operator.index(v)))
+        except TypeError:
+            words.append(str(v))  # 1.0, None: the grammar names the symbol it cannot read
+    return " ".join(words)
 
 
 def _option(value):
@@ -113,22 +120,38 @@ def _uint8(array, board, what):
     return _np.ascontiguousarray(array)
 
 
-def distance(start, goal=None, board=None, db="out"):
+def distance(start, goal=None, board=None, db="out", max_seconds=None, max_nodes=None):
     """The optimal number of moves from start to goal, or None when the goal is unreachable.
 
     >>> tilespace.distance("8 6 7 2 5 4 3 0 1")
     31
+
+    From the goal's exact table; on 4x4 and 5x5, where no table can exist, searched as solve()
+    searches (pattern databases, the move automaton) within max_seconds and max_nodes (default:
+    none); a search a limit stops raises SearchLimit.
     """
-    return _core.distance(_text(start, "start"), _text(goal, "goal"), board, str(db))
+    if start is None:
+        raise ValueError("start: a state is required")
+    limits = {name: _option(value) for name, value in (("max_seconds", max_seconds), ("max_nodes", max_nodes))
+              if value is not None}
+    length, stopped = _core.distance(_text(start, "start"), _text(goal, "goal"), board, str(db), limits)
+    if stopped:
+        raise SearchLimit(f"search stopped by {stopped} before finding a solution",
+                          {"length": None, "stopped": stopped})
+    return length
 
 
-def distances(starts, goals=None, board=None, db="out"):
+def distances(starts, goals=None, board=None, db="out", max_seconds=None, max_nodes=None):
     """The optimal number of moves of many pairs at once: a numpy int32 array, -1 where unreachable.
 
     starts: a numpy integer array of shape (n, cells) (uint8 is read in place) or a list of states.
     goals: None (the canonical goal), one goal for every start, or one goal per start.
-    The lookups run in C++ on every core, without the GIL.
+    The lookups run in C++ on every core, without the GIL. On 4x4 and 5x5, where no table can
+    exist, each pair is searched as distance() searches it, within max_seconds and max_nodes per
+    pair; a pair a limit stops raises MemoryError naming its row.
     """
+    limits = {name: _option(value) for name, value in (("max_seconds", max_seconds), ("max_nodes", max_nodes))
+              if value is not None}
     rows = _rows(starts, board, "starts")
     cells = rows.shape[1]
     if goals is None:
@@ -145,7 +168,7 @@ def distances(starts, goals=None, board=None, db="out"):
             else:
                 goals = _array(goals, "goals")
         goal_rows = _uint8(goals[None, :] if goals.ndim == 1 else goals, board, "goals")
-    return _core.distances(rows, goal_rows, board, str(db))
+    return _core.distances(rows, goal_rows, board, str(db), limits)
 
 
 def solve(start, goal=None, algorithm=None, heuristic=None, board=None, db="out", threads=0, **limits):
