@@ -190,7 +190,7 @@ BatchStats run_batch(TableStore& store, std::string_view input, std::string& out
     auto fail = [&](const std::string& msg) {
       flush();
       ++stats.errors;
-      err << "tilespace: " << options.name << " line " << line_no << ": " << msg << '\n';
+      err << "tilespace: error: " << options.name << " line " << line_no << ": " << msg << '\n';
       if (options.json) {
         out += "{\"error\":\"" + json_escape(msg) + "\",";
         json_line(line_no);

@@ -74,7 +74,7 @@ TEST_CASE("cli: bad input gets a one-line error naming it and exit 2", "[cli]") 
                         Case{"query '1 2 3 4 5 6 7 8 0' --goal '1 2 3'", "goal: expected 9 tiles"},
                         Case{"query '1 2 3 4 5 0' --board 3x3", "expected 9 tiles for a 3x3 board, got 6"},
                         Case{"query 123 --board 9x9", "--board: bad board '9x9'"},
-                        Case{"query", "needs a START"},
+                        Case{"query", "standard input: no state in it"},
                         Case{"solve '_ _ 1 2 3 4 5 6 7'", "the blank appears twice"},
                         Case{"stats --goal '1 2 3 4 5 6 7 8 8'", "appears twice"},
                         Case{"query --batch /nonexistent/file", "cannot read"},
@@ -280,18 +280,22 @@ TEST_CASE("cli: random --depth on 4x4 walks and proves each state exactly that f
           "[cli][pdb]") {
   TempDir dir;
   const std::string goal = " --goal '0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15' --db d";
-  for (const int depth : {0, 1, 17, 30}) {
+  // Under the sanitizers, fewer and shallower walks (each is proven by a search).
+  const std::vector<int> depths = testing::kSanitized ? std::vector<int>{0, 17} : std::vector<int>{0, 1, 17, 30};
+  const int count = testing::kSanitized ? 3 : 6;
+  const std::string draw = "random --board 4x4 --count " + std::to_string(count) + " --seed 5 --depth ";
+  for (const int depth : depths) {
     CAPTURE(depth);
-    auto r = run_cli("random --board 4x4 --count 6 --seed 5 --depth " + std::to_string(depth) + goal, dir.path);
+    auto r = run_cli(draw + std::to_string(depth) + goal, dir.path);
     REQUIRE(r.rc == tilespace::kExitOk);
     const std::string states = r.out;
     // The same seed, the same states.
-    CHECK(run_cli("random --board 4x4 --count 6 --seed 5 --depth " + std::to_string(depth) + goal, dir.path).out == states);
+    CHECK(run_cli(draw + std::to_string(depth) + goal, dir.path).out == states);
     // Each exactly `depth` moves away, by the searched query.
     r = run_cli("query --batch - --board 4x4" + goal, dir.path, states);
     REQUIRE(r.rc == tilespace::kExitOk);
     std::string expected;
-    for (int i = 0; i < 6; ++i) expected += std::to_string(depth) + "\n";
+    for (int i = 0; i < count; ++i) expected += std::to_string(depth) + "\n";
     CHECK(r.out == expected);
   }
   const auto r = run_cli("random --board 4x4 --depth 46" + goal, dir.path);
@@ -316,6 +320,22 @@ TEST_CASE("cli: an input with no line to answer is exit 2 in every reader, and c
       CHECK(one_line(r.err));
     }
   }
+  // A binary file: the same message from every reader.
+  testing::write_file(dir / "bin.dat", std::string("1 2 3\0\x01\x02 4 5 6 7 8 0\n", 20));
+  for (const char* command : {"query --batch bin.dat", "solve --batch bin.dat", "check bin.dat", "compare --suite bin.dat",
+                              "query bin.dat", "solve bin.dat"}) {
+    CAPTURE(command);
+    const auto b = run_cli(std::string(command) + " --db d", dir.path);
+    CHECK(b.rc == tilespace::kExitInput);
+    CHECK(b.err == "tilespace: error: bin.dat: not a text file\n");
+  }
+  // query without START reads standard input, as solve and compare do.
+  auto q = run_cli("query --db d", dir.path, "8 6 7 2 5 4 3 0 1\n");
+  CHECK(q.rc == tilespace::kExitOk);
+  CHECK(q.out == "31\n");
+  q = run_cli("query --db d", dir.path, "");
+  CHECK(q.rc == tilespace::kExitInput);
+  CHECK(one_line(q.err));
   const auto r = run_cli("compare '1 2 3 4 5 6 8 7 0' --algorithms bfs,astar --db d", dir.path);
   CHECK(r.rc == tilespace::kExitUnreachable);
   CHECK_THAT(r.out, Catch::Contains("unreachable"));
@@ -417,6 +437,7 @@ TEST_CASE("cli: query --batch answers every line in order", "[cli]") {
   CHECK(r.rc == tilespace::kExitInput);  // some lines were bad
   CHECK_THAT(r.err, Catch::Contains("line 7: start: tile 7 appears twice"));
   CHECK_THAT(r.err, Catch::Contains("line 9: expected a start"));
+  CHECK_THAT(r.err, Catch::Contains("tilespace: error: pairs.txt line 7: "));  // the prefix of every error
 
   r = run_cli("query --batch - --json", dir.path, "2 8 3 1 0 4 7 6 5 1 2 3 8 0 4 7 6 5\n1 2 3 4 5 6 8 7 0\n");
   CHECK(r.rc == tilespace::kExitUnreachable);  // no bad line, one unreachable pair

@@ -697,4 +697,7 @@ TEST_CASE("frontdoor: --help of each command lists only the options that apply",
     CHECK(run_cli(std::string(cmd) + " --help", dir.path).out.find("--blank") == std::string::npos);
   }
   CHECK(run_cli("query --help", dir.path).out.find("--heuristic") == std::string::npos);
+  // --board's default as each command takes it: stats has no state to take it from.
+  CHECK_THAT(run_cli("stats --help", dir.path).out, Catch::Contains("Board as WxH (default: from --goal, else 3x3)"));
+  CHECK_THAT(run_cli("query --help", dir.path).out, Catch::Contains("Board as WxH (default: from the state or --goal, else 3x3)"));
 }

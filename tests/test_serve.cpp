@@ -285,34 +285,17 @@ TEST_CASE("serve: bad requests get a JSON error naming the parameter, and the se
   const Reply exact = get(cli, "/api/solve?board=3x4&start=1+2+3+4+5+6+7+8+9+10+0+11&algorithm=astar&heuristic=exact");
   REQUIRE(exact.status == 404);
   REQUIRE(exact.body["param"] == "heuristic");
-  // A board whose table cannot exist (4x4) is searched, as the command's query searches it.
-  const Reply big = get(cli, "/api/query?board=4x4&start=1+2+3+4+5+6+7+8+9+10+11+12+13+14+0+15");
-  REQUIRE(big.status == 200);
-  REQUIRE(big.body["length"] == 1);
-  REQUIRE(big.body["reachable"] == true);
-  const Reply stopped = get(cli, "/api/query?board=4x4&max_nodes=100&start=14+13+15+7+11+12+9+5+6+0+2+1+4+8+10+3"
-                                 "&goal=0+1+2+3+4+5+6+7+8+9+10+11+12+13+14+15");
-  REQUIRE(stopped.status == 200);
-  REQUIRE(stopped.body["stopped"] == "max-nodes");
-  REQUIRE(stopped.body["length"].is_null());
-  auto batch4 = cli.Post("/api/query?board=4x4&json=1&max_nodes=100",
-                         "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15\n# comment\n"
-                         "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15\n",
-                         "text/plain");
-  REQUIRE(batch4);
-  REQUIRE(batch4->status == 200);
-  REQUIRE(batch4->body == "{\"length\":1,\"line\":1}\n{\"stopped\":\"max-nodes\",\"line\":3}\n");
-  REQUIRE(batch4->get_header_value("X-Tilespace-Stopped") == "1");
-  // random with a depth on 4x4: a walk proven that far by search.
-  const Reply walk = get(cli, "/api/random?board=4x4&depth=12&seed=3");
-  REQUIRE(walk.status == 200);
-  REQUIRE(walk.body["length"] == 12);
-  std::string start;
-  for (const auto& t : walk.body["state"]) start += std::to_string(t.get<int>()) + "+";
-  const Reply again = get(cli, "/api/query?board=4x4&start=" + start);
-  REQUIRE(again.status == 200);
-  REQUIRE(again.body["length"] == 12);
-  REQUIRE(get(cli, "/api/random?board=4x4&depth=46").status == 400);
+  // A batch body that is not text: the readers' words.
+  auto binary = cli.Post("/api/query", std::string("1 2 3 4\0 5 6 7 8 0\n", 19), "text/plain");
+  REQUIRE(binary);
+  REQUIRE(binary->status == 400);
+  REQUIRE_THAT(binary->body, Catch::Contains("body: not a text file"));
+  // A malformed percent-escape is a 400 naming its parameter (it was read as spelt).
+  const Reply escape = get(cli, "/api/query?start=1+2+3+4+5+6+7+8+0&goal=1%2G2+3+4+5+6+7+8+0");
+  REQUIRE(escape.status == 400);
+  REQUIRE(escape.body["param"] == "goal");
+  REQUIRE_THAT(escape.body["error"].get<std::string>(), Catch::Contains("malformed percent-encoding '%2G'"));
+  REQUIRE(get(cli, "/api/query?start=1%202%203+4+5+6+7+8+0").status == 200);  // well-formed escapes decode
   // The limits apply where answers are searched, and are refused elsewhere.
   const Reply small = get(cli, "/api/query?start=1+2+3+4+5+6+7+8+0&max_seconds=5");
   REQUIRE(small.status == 400);
@@ -368,6 +351,42 @@ TEST_CASE("serve: bad requests get a JSON error naming the parameter, and the se
   REQUIRE(srv.alive());
   REQUIRE(get(cli, "/api/query?" + ok).body["length"] == 8);
   REQUIRE(srv.stop() == 0);
+}
+
+TEST_CASE("serve: 4x4, where no table can exist, is searched by GET and POST /api/query and by /api/random", "[serve][pdb]") {
+  testing::TempDir dir;
+  Server srv(dir.path, {"--max-nodes", "100000"});
+  httplib::Client cli("127.0.0.1", srv.port());
+  cli.set_url_encode(false);  // the URLs here are already encoded ("+" for spaces)
+  cli.set_read_timeout(300, 0);  // the first request builds the pattern databases (slow under the sanitizers)
+  // A board whose table cannot exist (4x4) is searched, as the command's query searches it.
+  const Reply big = get(cli, "/api/query?board=4x4&start=1+2+3+4+5+6+7+8+9+10+11+12+13+14+0+15");
+  REQUIRE(big.status == 200);
+  REQUIRE(big.body["length"] == 1);
+  REQUIRE(big.body["reachable"] == true);
+  const Reply stopped = get(cli, "/api/query?board=4x4&max_nodes=100&start=14+13+15+7+11+12+9+5+6+0+2+1+4+8+10+3"
+                                 "&goal=0+1+2+3+4+5+6+7+8+9+10+11+12+13+14+15");
+  REQUIRE(stopped.status == 200);
+  REQUIRE(stopped.body["stopped"] == "max-nodes");
+  REQUIRE(stopped.body["length"].is_null());
+  auto batch4 = cli.Post("/api/query?board=4x4&json=1&max_nodes=100",
+                         "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15\n# comment\n"
+                         "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15\n",
+                         "text/plain");
+  REQUIRE(batch4);
+  REQUIRE(batch4->status == 200);
+  REQUIRE(batch4->body == "{\"length\":1,\"line\":1}\n{\"stopped\":\"max-nodes\",\"line\":3}\n");
+  REQUIRE(batch4->get_header_value("X-Tilespace-Stopped") == "1");
+  // random with a depth on 4x4: a walk proven that far by search.
+  const Reply walk = get(cli, "/api/random?board=4x4&depth=12&seed=3");
+  REQUIRE(walk.status == 200);
+  REQUIRE(walk.body["length"] == 12);
+  std::string start;
+  for (const auto& t : walk.body["state"]) start += std::to_string(t.get<int>()) + "+";
+  const Reply again = get(cli, "/api/query?board=4x4&start=" + start);
+  REQUIRE(again.status == 200);
+  REQUIRE(again.body["length"] == 12);
+  REQUIRE(get(cli, "/api/random?board=4x4&depth=46").status == 400);
 }
 
 TEST_CASE("serve: concurrent clients all get right answers, and the viewer is served", "[serve]") {

@@ -90,6 +90,74 @@ fi
       /^  [0-9]/ { code = $1; sub(/^ +[0-9]+ +/, ""); print ".TP"; print "\\fB" code "\\fR" }
       { sub(/^ +/, ""); gsub(/\\/, "\\e"); gsub(/-/, "\\-"); if ($0 ~ /^[.\047]/) $0 = "\\&" $0; print }
     '
+  # What --help cannot say: the state syntax, the files, examples.
+  cat <<'ROFF'
+[STATE SYNTAX]
+A state is its tiles cell by cell, row after row, the blank written 0 (or the name given with
+\fB\-\-blank\fR when the tiles are named, such as letters): tiles separated by blanks or commas
+(\fB"1 2 3 4 5 6 7 8 0"\fR), rows split by '/' (\fB"1 2 3/4 5 6/7 8 0"\fR), or one compact token
+on boards of at most 10 cells (\fB123456780\fR). The board is \fB\-\-board\fR \fIW\fRx\fIH\fR,
+else taken from the number of tiles (a square number), else 3x3. START may also be a file, or
+\fB\-\fR for standard input, holding the start and, on the next line, the goal; '#' starts a
+comment. The same grammar reads every input: batch lines, check files, the HTTP parameters.
+[FILES]
+.TP
+\fBout/\fR
+The database folder (\fB\-\-db\fR): made when a command first writes to it; its parent must exist.
+.TP
+\fIW\fRx\fIH\fB\-\fIGOAL\fB.tsdb\fR
+The exact distance table of a board and its goal's blank, e.g. \fBout/3x3\-123456780.tsdb\fR;
+while a build runs, its checkpoint is the same name with \fB.ckpt\fR added.
+.TP
+\fIW\fRx\fIH\fB\-\fIGOAL\fB\-p\fITILES\fB.pdb\fR
+A pattern database: the goal's tiles and the pattern's, joined by '\-' and '.', e.g.
+\fBout/4x4\-1\-2\-...\-15\-0\-p3.2.1.pdb\fR.
+.TP
+\fBmoves\-d\fIN\fB.fsm\fR
+The move automaton of depth \fIN\fR (\fBtilespace build \-\-automaton\fR).
+.PP
+Every file is written under a temporary name and renamed into place, carries checksums, and is
+refused (exit 3) when corrupt, truncated or foreign, with the command that rebuilds it.
+[EXAMPLES]
+The 8\-puzzle's tables for every goal, then one question:
+.PP
+.nf
+tilespace build \-\-all\-goals
+tilespace query "2 8 3 1 0 4 7 6 5" \-\-goal "1 2 3 8 0 4 7 6 5"
+.fi
+.PP
+Many questions at once, one answer a line (JSON with each line's number):
+.PP
+.nf
+tilespace query \-\-batch pairs.txt \-\-json
+.fi
+.PP
+An optimal path with a chosen algorithm and heuristic, and the search tree for the viewer:
+.PP
+.nf
+tilespace solve "8 6 7 2 5 4 3 0 1" \-a astar \-\-heuristic manhattan
+tilespace solve "8 6 7 2 5 4 3 0 1" \-a idastar \-\-trace tree.json
+.fi
+.PP
+A 15\-puzzle question, answered by search (no table can exist):
+.PP
+.nf
+tilespace query "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3" \-\-goal "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15"
+.fi
+.PP
+Another solver's answers checked in CI (exit 1 on any non\-optimal answer):
+.PP
+.nf
+tilespace check answers.tsv \-\-junit check.xml
+.fi
+.PP
+Search strategies side by side, and the web viewer:
+.PP
+.nf
+tilespace compare "2 4 3 7 1 6 0 5 8" \-\-algorithms bfs,astar:manhattan,idastar:linear\-conflict
+tilespace serve \-\-port 8080
+.fi
+ROFF
 } | perl -CS -pe 's/([^\x00-\x7f])/sprintf("\\[u%04X]", ord $1)/ge' >"$tmp/include"
 if ! grep -q '^\.TP' <(sed -n '/^\[EXIT STATUS\]/,$p' "$tmp/include"); then
   echo "$0: no exit codes found in the footer of $bin --help" >&2

@@ -93,7 +93,7 @@ int main(int argc, char** argv) {
 
   auto* query = app.add_subcommand("query", "Print the optimal number of moves from START to the goal");
   query->add_option_function<std::string>("start", [&](const std::string& v) { start = v; },
-                                          "Start state, e.g. '1 2 3 4 5 6 7 8 0' or 123456780, a file, or - for stdin");
+                                          "Start state, e.g. '1 2 3 4 5 6 7 8 0' or 123456780, a file, or - / nothing for stdin");
   add_common(query, c, true, true, true);
   query->add_option("--batch", batch,
                     "Answer one 'START [GOAL]' a line from FILE ('-' for stdin): one answer per line in order "
@@ -151,7 +151,7 @@ int main(int argc, char** argv) {
   solve->add_option("--lang", c.lang, "Messages in en or zh")->check(CLI::IsMember({"en", "zh"}));
 
   server::ServeFlags vf;
-  auto* serve = app.add_subcommand("serve", "HTTP query service and web viewer (API: tools/viewer/API.md)");
+  auto* serve = app.add_subcommand("serve", "HTTP query service and web viewer (API: " TILESPACE_DOC_DIR "/API.md)");
   serve->add_option("--db", c.db, "Folder of the databases")->capture_default_str();
   serve->add_option("--threads", c.threads, "Threads for table builds (0: all cores)")->check(whole_number(0, 1024), "0 to 1024");
   serve->add_flag("--progress", c.progress, "Report each BFS layer of a table build on stderr");

@@ -76,6 +76,21 @@ for code in "${codes[@]}"; do
 done
 echo "ok: EXIT STATUS: ${codes[*]}"
 
+# What --help cannot say: the state syntax, the files and examples whose commands the command takes.
+for heading in "STATE SYNTAX" FILES EXAMPLES; do
+  grep -q "^\.SH \"\?$heading\"\?\$" "$page" || fail "no $heading section"
+done
+for name in .tsdb .pdb .fsm .ckpt; do
+  awk '/^\.SH/ { on = /FILES/ } on' <<<"$source_text" | grep -qF -- "$name" || fail "FILES does not name $name"
+done
+examples=$(awk '/^\.SH/ { on = /EXAMPLES/; next } on && /^tilespace / { print }' <<<"$source_text")
+[[ $(wc -l <<<"$examples") -ge 6 ]] || fail "fewer than 6 example commands"
+while IFS= read -r example; do
+  sub=$(awk '{ print $2 }' <<<"$example")
+  [[ " ${subcommands[*]} " == *" $sub "* ]] || fail "an example's subcommand is not one: $example"
+done <<<"$examples"
+echo "ok: STATE SYNTAX, FILES, EXAMPLES"
+
 if command -v groff >/dev/null; then
   warnings=$(groff -man -Tutf8 -ww -z "$page" 2>&1)
   if [[ -z $warnings ]]; then echo "ok: groff renders it without warnings"; else fail "groff: $warnings"; fi

@@ -133,7 +133,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string messages = err.str();
   std::size_t at = 0;
   for (const std::uint64_t e : error_lines) {
-    const std::string where = "tilespace: input line " + std::to_string(e) + ": ";
+    const std::string where = "tilespace: error: input line " + std::to_string(e) + ": ";
     fuzz::check(messages.compare(at, where.size(), where) == 0, "run_batch: no message for line " + std::to_string(e));
     const std::size_t end = messages.find('\n', at);
     fuzz::check(end != std::string::npos, "run_batch: a message without its line end");

@@ -24,10 +24,14 @@ libdir=$(cd "$prefix" && dirname "$(find . -name libtilespace.a | head -1)")
 for f in bin/tilespace include/tilespace/distance_table.hpp include/tilespace/search/registry.hpp \
          include/tilespace/search/algorithms/ida_star.hpp \
          "$libdir/cmake/tilespace/tilespaceConfig.cmake" "$libdir/cmake/tilespace/tilespaceConfigVersion.cmake" \
-         "$libdir/pkgconfig/tilespace.pc" share/man/man1/tilespace.1 share/bash-completion/completions/tilespace; do
+         "$libdir/pkgconfig/tilespace.pc" share/man/man1/tilespace.1 share/bash-completion/completions/tilespace \
+         share/doc/tilespace/API.md; do
   [[ -f $prefix/$f ]] || fail "$f is not installed"
 done
 [[ $("$prefix/bin/tilespace" --version) == "tilespace $version" ]] || fail "tilespace --version is not 'tilespace $version'"
+# serve --help points to the installed API document, not to a source path.
+"$prefix/bin/tilespace" serve --help | grep -q "share/doc/tilespace/API.md" || fail "serve --help does not name share/doc/tilespace/API.md"
+"$prefix/bin/tilespace" serve --help | grep -q "tools/viewer" && fail "serve --help names a source path"
 grep -q "$version" "$prefix/share/man/man1/tilespace.1" || fail "the man page does not give the version $version"
 # Nothing in the install may point back into the build or source tree.
 if grep -rlI -e "$build" -e "$here" "$prefix" >/dev/null; then

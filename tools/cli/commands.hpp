@@ -55,7 +55,8 @@ struct BuildFlags {
 // valid existing file is "up to date" (loaded, so checked) and kept unless --force; a bad one is a
 // data error unless --force, which replaces it.
 int cmd_build(Common& c, const BuildFlags& f);
-// query START: the optimal number of moves to the goal; exit 1 if unreachable. On 4x4 and 5x5 (no
+// query START: the optimal number of moves to the goal (no START: read from standard input, as
+// solve and compare read it); exit 1 if unreachable. On 4x4 and 5x5 (no
 // exact table can exist) the answer is searched (app/oracle.hpp) within `limits` (max_seconds,
 // max_nodes); exit 4 when a limit stops it.
 int cmd_query(Common& c, const std::optional<std::string>& start_arg, const search::SolveRequest& limits);

@@ -43,8 +43,7 @@ namespace tilespace::cli {
 using nlohmann::json;
 
 int cmd_query(Common& c, const std::optional<std::string>& start_arg, const search::SolveRequest& limits) {
-  if (!start_arg) throw InputError("query needs a START state (or - for standard input) or --batch FILE");
-  const Problem p = read_problem(c, start_arg);
+  const Problem p = read_problem(c, start_arg.value_or("-"));  // no START: standard input, as solve and compare
   const search::Limits l = app::Oracle::limits(limits, p.goal.board);
   const State& s = *p.start;
   const Messages m(c.lang);
@@ -133,6 +132,9 @@ int cmd_batch(Common& c, const std::string& file, const search::SolveRequest& li
   for (bool eof = false; !eof;) {
     const std::size_t got = std::fread(chunk.data(), 1, chunk.size(), in);
     eof = got < chunk.size();
+    // A NUL byte: not text, as every other reader says (problem.hpp read_input).
+    if (std::memchr(chunk.data(), 0, got))
+      throw InputError(InputError::About::file, "not a text file", file == "-" ? "standard input" : file);
     buf.append(chunk.data(), got);
     const std::size_t cut = eof ? buf.size() : buf.rfind('\n') + 1;  // rfind npos+1 == 0: keep all
     const std::string_view whole = std::string_view(buf).substr(0, cut);

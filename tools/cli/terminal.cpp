@@ -16,7 +16,8 @@
 namespace tilespace::cli {
 
 void add_common(CLI::App* app, Common& c, bool goal, bool json_flag, bool start) {
-  app->add_option("--board", c.board, "Board as WxH (default: from the state, else 3x3)");
+  app->add_option("--board", c.board,
+                  start ? "Board as WxH (default: from the state or --goal, else 3x3)" : "Board as WxH (default: from --goal, else 3x3)");
   if (goal) app->add_option("--goal", c.goal, "Goal state (default: 1 2 ... N-1 0)");
   app->add_option("--db", c.db, "Folder of the databases (made when first written; its parent must exist)")->capture_default_str();
   app->add_option("--threads", c.threads, "Threads for builds, batches and an aidastar search (0: all cores)")->check(whole_number(0, 1024), "0 to 1024");

@@ -5,6 +5,10 @@
 #include "app/keywords.hpp"
 
 #include <cctype>
+#include <optional>
+#include <string>
+#include <utility>
+
 #include <strings.h>
 
 namespace tilespace::server {
@@ -64,7 +68,33 @@ bool parse_target(std::string_view target, std::string& path, HttpFields& params
   return true;
 }
 
+namespace {
+
+// The first parameter of `target`'s query whose name or value holds a malformed escape (a '%' not
+// followed by two hexadecimal digits), decoded as parse_target decodes it, and that escape.
+std::optional<std::pair<std::string, std::string>> malformed_escape(std::string_view target) {
+  const std::size_t q = target.find('?');
+  if (q == std::string_view::npos) return std::nullopt;
+  std::string_view query = target.substr(q + 1);
+  while (!query.empty()) {
+    const std::size_t amp = query.find('&');
+    const std::string_view item = query.substr(0, amp);
+    query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+    for (std::size_t i = item.find('%'); i != std::string_view::npos; i = item.find('%', i + 1)) {
+      if (i + 2 < item.size() && hex_value(item[i + 1]) >= 0 && hex_value(item[i + 2]) >= 0) continue;
+      return std::pair{url_decode(item.substr(0, item.find('=')), true), std::string(item.substr(i, 3))};
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 Params::Params(const HttpRequest& req, const std::vector<std::string_view>& allowed) : req_(req) {
+  // A malformed escape is an error about its parameter, not a value read as it happens to be spelt.
+  if (const auto bad_escape = malformed_escape(req.target))
+    throw bad(bad_escape->first, bad_escape->first + ": malformed percent-encoding '" + bad_escape->second +
+                                     "' (a % is followed by two hexadecimal digits; %25 is a '%')");
   for (std::size_t i = 0; i < req.params.size(); ++i) {
     const std::string& k = req.params[i].first;
     if (std::find(allowed.begin(), allowed.end(), k) == allowed.end()) {

@@ -41,7 +41,8 @@ struct HttpResponse {
 };
 
 // Splits an origin-form request target ("/path?query") into its decoded path and parameters;
-// false if it is not one (no leading '/'). Malformed escapes ("%ZZ") are kept as they are.
+// false if it is not one (no leading '/'). Malformed escapes ("%ZZ") are kept as they are here;
+// Params refuses them (400 naming the parameter).
 bool parse_target(std::string_view target, std::string& path, HttpFields& params);
 // Percent-decoding; `plus_is_blank` for query strings (application/x-www-form-urlencoded).
 std::string url_decode(std::string_view text, bool plus_is_blank);

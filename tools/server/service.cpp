@@ -166,6 +166,7 @@ std::string Service::batch(const HttpRequest& req, HttpFields& headers, bool& js
   const Params p(req, {"goal", "board", "json", "max_seconds", "max_nodes"});
   if (const auto type = req.header("Content-Type"); type && type->rfind("text/plain", 0) != 0)
     throw HttpError(415, "", "POST /api/query takes text/plain: one START [GOAL] per line, not " + std::string(*type));
+  if (req.body.find('\0') != std::string::npos) throw HttpError(400, "", "body: not a text file");  // as every reader says
   const Problem pr = parse_pair(p, false);
   std::optional<app::Oracle> oracle = oracle_for(p, pr.goal.board);
   std::optional<Slot> slot;
