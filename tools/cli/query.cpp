@@ -42,6 +42,18 @@ namespace tilespace::cli {
 
 using nlohmann::json;
 
+namespace {
+
+// "stopped by --max-nodes 1000 before a solution was found": the limit, with its value when given.
+std::string stop_line(const Messages& m, search::Stop stop, const search::SolveRequest& limits) {
+  const std::string option = search::stop_name(stop);
+  const std::optional<std::string>* value =
+      option == "max-seconds" ? &limits.max_seconds : option == "max-nodes" ? &limits.max_nodes : nullptr;
+  return m.stopped(option, value && *value ? **value : "");
+}
+
+}  // namespace
+
 int cmd_query(Common& c, const std::optional<std::string>& start_arg, const search::SolveRequest& limits) {
   const Problem p = read_problem(c, start_arg.value_or("-"));  // no START: standard input, as solve and compare
   const search::Limits l = app::Oracle::limits(limits, p.goal.board);
@@ -53,15 +65,13 @@ int cmd_query(Common& c, const std::optional<std::string>& start_arg, const sear
     app::Oracle oracle(sources, c.threads, l, true);
     const app::Distance answer = oracle(s, p.goal);
     if (!answer.optimum.known) {
-      const std::string option = search::stop_name(answer.stopped);
-      const std::string value = option == "max-seconds" ? *limits.max_seconds : option == "max-nodes" ? *limits.max_nodes : "";
       if (c.json) {
         json j{{"board", s.board.name()}, {"start", tiles_json(s)}, {"goal", tiles_json(p.goal)}, {"reachable", true}};
         j["length"] = nullptr;
-        j["stopped"] = option;
+        j["stopped"] = search::stop_name(answer.stopped);
         std::puts(j.dump().c_str());
       } else {
-        std::puts(m.stopped(option, value).c_str());
+        std::puts(stop_line(m, answer.stopped, limits).c_str());
       }
       return kExitResource;
     }
@@ -108,8 +118,7 @@ int cmd_batch(Common& c, const std::string& file, const search::SolveRequest& li
         a.length = answer.optimum.length;
       } else {
         a.stopped = search::stop_name(answer.stopped);
-        const auto* value = a.stopped == "max-seconds" ? &limits.max_seconds : a.stopped == "max-nodes" ? &limits.max_nodes : nullptr;
-        a.message = m.stopped(a.stopped, value && *value ? **value : "");
+        a.message = stop_line(m, answer.stopped, limits);
       }
       return a;
     };
