@@ -222,14 +222,27 @@ int main(int argc, char** argv) {
            "(at most 45) and 5x5 (at most 55) random walks proven that far by search. Drawn with replacement");
   lab_text(random, "--seed", rf.seed, "Seed: the same seed gives the same states (default: random)");
 
+  // The language of the parser's own errors: CLI11 has not set c.lang when parsing fails, so
+  // --lang zh (or --lang=zh) is looked for on the command line itself, up to a "--".
+  const Messages parse_messages([&] {
+    for (int i = 1; i < argc; ++i) {
+      const std::string arg = argv[i];
+      if (arg == "--") break;
+      if (arg == "--lang=zh" || (arg == "--lang" && i + 1 < argc && std::string(argv[i + 1]) == "zh")) return "zh";
+    }
+    return "en";
+  }());
   if (argc > 1 && argv[1][0] != '-') {
     const std::string sub = argv[1];
     bool known = false;
     for (const auto* s : app.get_subcommands({})) known = known || s->get_name() == sub;
     if (!known) {
       std::fprintf(stderr,
-                   "tilespace: error: unknown subcommand '%s' (build, query, stats, solve, check, random, verify, "
-                   "compare, serve; see --help)\n",
+                   parse_messages.zh()
+                       ? "tilespace: 错误：未知子命令 '%s'（可用：build、query、stats、solve、check、random、verify、"
+                         "compare、serve；见 --help）\n"
+                       : "tilespace: error: unknown subcommand '%s' (build, query, stats, solve, check, random, verify, "
+                         "compare, serve; see --help)\n",
                    sub.c_str());
       return kExitInput;
     }
@@ -249,9 +262,13 @@ int main(int argc, char** argv) {
     std::string msg = e.get_exit_code() == static_cast<int>(CLI::ExitCodes::ExtrasError) ? unknown_option(app, argc, argv) : "";
     if (msg.empty()) msg = e.what();
     std::replace(msg.begin(), msg.end(), '\n', ' ');
-    std::fprintf(stderr, "tilespace: error: %s (see --help)\n", msg.c_str());
+    const Messages& m = parse_messages;
+    std::fprintf(stderr, "tilespace: %s%s%s%s\n", m.get("error").c_str(), m.colon().c_str(), m.text(msg).c_str(),
+                 m.zh() ? "（见 --help）" : " (see --help)");
     return kExitInput;
   }
+  // Notices and progress lines of the application layer in the chosen language (Common::wording).
+  if (c.lang != "en") c.wording = [m = Messages(c.lang)](const std::string& s) { return m.text(s); };
   // One line on stderr, in the chosen language.
   auto fail = [&](const std::exception& e, const char* kind, int code) {
     const Messages m(c.lang);

@@ -34,7 +34,7 @@ std::optional<State> goal_option(const Common& c) {
 
 std::function<void(const LayerReport&)> layer_progress(const Common& c, const char* layer, const char* items) {
   if (!c.progress && !::isatty(STDERR_FILENO)) return {};
-  return [layer, items](const LayerReport& r) {
+  return [layer, items, wording = c.wording](const LayerReport& r) {
     char left[48] = "";
     // The time left: the states still to find (the whole space's size is known) at the rate of
     // the last layer, once layers are big enough (a thousandth of the space, a second) that
@@ -43,13 +43,20 @@ std::function<void(const LayerReport&)> layer_progress(const Common& c, const ch
       const double secs = static_cast<double>(r.space - r.total) * r.layer_seconds / static_cast<double>(r.states);
       if (secs < 3600 * 24 * 30) std::snprintf(left, sizeof left, "  ~%.0f s left", secs);
     }
-    std::fprintf(stderr, "  %s %3d  %13llu %s  %13llu total  %8.2f s%s\n", layer, r.depth,
-                 static_cast<unsigned long long>(r.states), items, static_cast<unsigned long long>(r.total), r.seconds,
-                 left);
+    char line[192];
+    std::snprintf(line, sizeof line, "  %s %3d  %13llu %s  %13llu total  %8.2f s%s", layer, r.depth,
+                  static_cast<unsigned long long>(r.states), items, static_cast<unsigned long long>(r.total), r.seconds,
+                  left);
+    std::fprintf(stderr, "%s\n", wording ? wording(line).c_str() : line);
   };
 }
 
 void note_on_stderr(const std::string& s) { std::fprintf(stderr, "tilespace: %s\n", s.c_str()); }
+
+std::function<void(const std::string&)> notes(const Common& c) {
+  if (!c.wording) return note_on_stderr;
+  return [wording = c.wording](const std::string& s) { note_on_stderr(wording(s)); };
+}
 
 StoreOptions store_options(const Common& c, double max_auto_build_seconds) {
   StoreOptions o;
@@ -57,7 +64,7 @@ StoreOptions store_options(const Common& c, double max_auto_build_seconds) {
   o.max_auto_build_seconds = max_auto_build_seconds;
   o.bfs.threads = c.threads;
   o.bfs.on_layer = layer_progress(c, "depth", "states");
-  o.note = note_on_stderr;
+  o.note = notes(c);
   return o;
 }
 
@@ -133,7 +140,7 @@ std::shared_ptr<const search::MoveAutomaton> load_automaton(const Common& c) {
   }
   if (depth == 0) depth = kQuickAutomatonDepth;
   return std::make_shared<const search::MoveAutomaton>(
-      search::load_or_build_automaton(c.db, depth, StoreOptions{}.max_auto_build_seconds, note_on_stderr));
+      search::load_or_build_automaton(c.db, depth, StoreOptions{}.max_auto_build_seconds, notes(c)));
 }
 
 // ---- pattern databases ----
@@ -143,7 +150,7 @@ pdb::PdbStore make_pdb_store(const Common& c, double max_auto_build_seconds) {
   o.dir = c.db;
   o.build.threads = c.threads;
   o.build.on_layer = layer_progress(c, "cost", "placements");
-  o.note = note_on_stderr;
+  o.note = notes(c);
   o.max_auto_build_seconds = max_auto_build_seconds;
   return pdb::PdbStore(std::move(o));
 }
@@ -190,9 +197,12 @@ std::string SearchSources::prepare(const search::SolvePlan& plan, const State& g
       const auto t0 = std::chrono::steady_clock::now();
       it = heuristics_.emplace(key, std::make_unique<pdb::PdbHeuristic>(pdb::make_heuristic(pdbs_, goal, part))).first;
       const double load = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      if (announce && !c_.json && (c_.progress || ::isatty(STDERR_FILENO)))
-        std::fprintf(stderr, "tilespace: pattern databases %s%s ready in %.3f s\n", part.name.c_str(),
-                     it->second->reflects() ? " (+ reflection)" : "", load);
+      if (announce && !c_.json && (c_.progress || ::isatty(STDERR_FILENO))) {
+        char line[160];
+        std::snprintf(line, sizeof line, "pattern databases %s%s ready in %.3f s", part.name.c_str(),
+                      it->second->reflects() ? " (+ reflection)" : "", load);
+        note(line);
+      }
     }
     o.pdb = it->second.get();
   }

@@ -40,6 +40,10 @@ struct Common {
   std::string board, goal, db = "out", blank, lang = "en";
   int threads = 0;
   bool progress = false, json = false;
+  // How the front end words a notice or a progress line for its reader: the command line sets it
+  // under --lang zh (cli/messages.hpp Messages::text); empty (the server, Python): the library's
+  // English as it is. One hook, so the application layer never holds a second language itself.
+  std::function<std::string(const std::string&)> wording;
 };
 
 // The --goal option as a state, if given (on --board when given).
@@ -54,6 +58,8 @@ std::optional<Board> board_option(const Common& c);
 std::function<void(const LayerReport&)> layer_progress(const Common& c, const char* layer, const char* items);
 // "tilespace: <s>" on stderr: the notices of the database stores.
 void note_on_stderr(const std::string& s);
+// The notices of a session: note_on_stderr, worded by c.wording when it is set.
+std::function<void(const std::string&)> notes(const Common& c);
 // `max_auto_build_seconds`: the longest build a store starts on its own (StoreOptions).
 StoreOptions store_options(const Common& c, double max_auto_build_seconds = StoreOptions{}.max_auto_build_seconds);
 TableStore make_store(const Common& c, double max_auto_build_seconds = StoreOptions{}.max_auto_build_seconds);
@@ -104,6 +110,8 @@ class SearchSources {
   bool table_at_hand(const Board& b, int blank);
   // The table store itself, for one thread's use (a command's).
   TableStore& tables() { return tables_; }
+  // A notice on stderr in the session's words (notes()).
+  void note(const std::string& s) const { notes(c_)(s); }
 
  private:
   Common& c_;

@@ -74,7 +74,7 @@ const search::SolveOptions& Oracle::search_for(const State& goal) {
   o.threads = threads_;
   const std::string heuristic = sources_.prepare(plan, goal, o, false);
   if (announce_ && announced_.insert(goal.board.name()).second)
-    note_on_stderr("no exact table can exist for " + goal.board.name() + ": each answer is searched (" +
+    sources_.note("no exact table can exist for " + goal.board.name() + ": each answer is searched (" +
                    plan.algorithm + ", " + heuristic + ")");
   return options_.emplace(key, o).first->second;
 }

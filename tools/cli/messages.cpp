@@ -1,6 +1,7 @@
 // The English and Chinese texts of the command (messages.hpp).
 #include "cli/messages.hpp"
 
+#include <cctype>
 #include <cstdio>
 #include <map>
 #include <regex>
@@ -86,6 +87,10 @@ const std::vector<std::pair<std::regex, std::string>>& error_forms() {
         {"unknown algorithm '(.*)' \\((.*)\\)", "未知算法 '$1'（可用：$2）"},
         {"unknown heuristic '(.*)' \\((.*)\\)", "未知启发函数 '$1'（可用：$2）"},
         {"cannot read: (.*)", "无法读取：$1"},
+        {"cannot read", "无法读取"},
+        {"not a text file", "不是文本文件"},
+        {"no instances( in it)?", "其中没有实例"},
+        {"no queries in it", "其中没有查询"},
         {"is a folder, not a file", "是文件夹，不是文件"},
         {"no state in it", "其中没有状态"},
         {"no answers in it", "其中没有答案"},
@@ -105,6 +110,139 @@ const std::vector<std::pair<std::regex, std::string>>& error_forms() {
         {"the build runs on one thread", "构建只用一个线程"},
         {"(.*): write failed: (.*)", "$1：写入失败：$2"},
         {"(.*): cannot write: no folder (.*)", "$1：无法写入：文件夹 $2 不存在"},
+        // More of the library's forms (the start, the lines of a file, the options, the files).
+        {"a state written without separators has at most (\\d+) cells; separate the (\\d+) tiles with spaces",
+         "不带分隔符的状态最多 $1 格；请用空格分隔这 $2 个数"},
+        {"expected a start and an optional goal of (\\d+) tiles each \\((\\S+) board\\), got (\\d+) tiles",
+         "应为初始状态和可选的目标状态，各 $1 个数（$2 棋盘），得到 $3 个"},
+        {"expected a start and an optional goal of N tiles each, N = 4, 9, 16 or 25 \\(or give --board\\), got (\\d+) tiles",
+         "应为初始状态和可选的目标状态，各 N 个数（N 为 4、9、16 或 25，或用 --board 指定），得到 $1 个"},
+        {"empty line: expected a start and an optional goal", "空行：应为初始状态和可选的目标状态"},
+        {"expected a start and a goal", "应为初始状态和目标状态"},
+        {"no blank '(.*)'", "没有空格 '$1'"},
+        {"no blank \\(write it as 0, _ or \\., or name it with --blank\\)", "没有空格（空格写作 0、_ 或 .，或用 --blank 命名）"},
+        {"(?:the )?start and (?:the )?goal are on different boards", "初始状态和目标状态不在同一个棋盘上"},
+        {"give either START or --suite FILE, not both", "START 与 --suite FILE 只能给出一个"},
+        {"applies where answers are searched \\(4x4, 5x5\\), not on (\\S+), whose answers come from its exact table",
+         "只适用于答案需要搜索的棋盘（4x4、5x5），不适用于 $1：它的答案来自精确距离表"},
+        {"tile (\\d+) appears twice in pattern '(.*)'", "数字 $1 在模式 '$2' 中出现了两次"},
+        {"(\\S+) works on boards of at most (\\d+) cells; the (\\S+) board has (\\d+) cells: solve it with a search "
+         "\\(--algorithm idastar or aidastar\\)",
+         "$1 只适用于最多 $2 格的棋盘；$3 棋盘有 $4 格：请用搜索求解（--algorithm idastar 或 aidastar）"},
+        {"records one search: give START, not --batch", "只记录一次搜索：请给出 START，而不是 --batch"},
+        {"writes one solution: give START, not --batch", "只写出一个解：请给出 START，而不是 --batch"},
+        {"plays one solution: give START, not --batch", "只播放一个解：请给出 START，而不是 --batch"},
+        // Parenthesised reasons ("does not apply with --batch (one answer a line)").
+        {"one answer a line", "每行一个答案"},
+        {"JSON lines", "输出为 JSON 行"},
+        {"numbered tiles only", "只支持数字棋子"},
+        {"each line has its goal", "每行有自己的目标状态"},
+        {"not a whole number", "不是整数"},
+        {"too large", "太大"},
+        {"no such file", "文件不存在"},
+        // Files: databases, results, folders.
+        {"cannot write: it is a folder", "无法写入：这是一个文件夹"},
+        {"cannot create the folder: no folder (.*)", "无法创建文件夹：文件夹 $1 不存在"},
+        {"cannot create the folder: a file has that name", "无法创建文件夹：已有同名文件"},
+        {"cannot create the folder: (.*)", "无法创建文件夹：$1"},
+        {"cannot open: (.*)", "无法打开：$1"},
+        {"cannot map: (.*)", "无法映射到内存：$1"},
+        {"not a regular file", "不是普通文件"},
+        {"not a tilespace database \\(bad magic\\)", "不是 tilespace 数据库（文件标识不符）"},
+        {"truncated: (\\d+) bytes, expected (\\d+)", "文件被截断：只有 $1 字节，应为 $2 字节"},
+        {"truncated: (\\d+) bytes, shorter than the (.*)", "文件被截断：只有 $1 字节"},
+        {"unexpected header size", "文件头大小不符"},
+        {"header checksum mismatch: the header is corrupt", "文件头校验和不符：文件头已损坏"},
+        {"unknown table kind (\\d+)", "未知的表类型 $1"},
+        {"unsupported entry width of (\\d+) bits", "不支持的条目宽度：$1 位"},
+        {"holds the table of another board or goal", "存放的是另一个棋盘或目标状态的表"},
+        {"not a pattern database", "不是模式数据库"},
+        {"built for the goal (.*), not (.*)", "是为目标状态 $1 构建的，而不是 $2"},
+        {"holds pattern (\\S+), not (\\S+)", "存放的是模式 $1，而不是 $2"},
+        {"chunk (\\d+) of (\\d+) \\(bytes (\\d+)\\.\\.\\) does not match its checksum: the table is corrupt",
+         "第 $1 块（共 $2 块，从第 $3 字节起）与校验和不符：表已损坏"},
+        {"(.*); rebuild it with: (tilespace .*)", "$1；重建命令：$2"},
+        // The one-minute rule: a database too long to build on the fly.
+        {"no (.*) for this (\\S+) goal in (\\S+) \\(building it takes about (\\S+) s \\((\\S+) min\\), (\\S+) (\\S+) of memory, "
+         "(\\S+) (\\S+) of disk\\): run  (.*)",
+         "$3 中没有这个 $2 目标的$1（构建约需 $4 秒（$5 分钟）、$6 $7 内存、$8 $9 磁盘）：请运行  $10"},
+        {"no (.*) for this (\\S+) goal in (\\S+) \\(building it takes about (\\S+) s, (\\S+) (\\S+) of memory, "
+         "(\\S+) (\\S+) of disk\\): run  (.*)",
+         "$3 中没有这个 $2 目标的$1（构建约需 $4 秒、$5 $6 内存、$7 $8 磁盘）：请运行  $9"},
+        {"no (.*) in (\\S+) \\(building it takes about (\\S+) s, (\\S+) (\\S+) of memory, (\\S+) (\\S+) of disk\\): run  (.*)",
+         "$2 中没有$1（构建约需 $3 秒、$4 $5 内存、$6 $7 磁盘）：请运行  $8"},
+        {"pattern database (\\S+)", "模式数据库 $1"},
+        {"distance table", "距离表"},
+        {"move automaton of depth (\\d+)", "深度为 $1 的移动自动机"},
+        // Memory.
+        {"(.*) needs (\\S+ \\S+)(?: \\((\\d+) bytes\\))? of memory, past (.*) \\(at most nine tenths of it\\)",
+         "$1需要 $2 内存，超过了$4（至多其十分之九）"},
+        {"the (\\S+) table with the (one-bit|two-bit|byte) engine", "$1 表（$2引擎）"},
+        {"this machine's (\\S+ \\S+) of memory", "本机的 $1 内存"},
+        {"the (\\S+) table", "$1 表"},
+        {"the memory limit of (\\S+ \\S+) \\((.*)\\)", "内存上限 $1（$2）"},
+        {"one-bit", "一位"},
+        {"two-bit", "两位"},
+        {"byte", "字节"},
+        {"(.*) needs up to (\\S+ \\S+) of memory, past the memory limit of (\\S+ \\S+): lower the trace limit or raise the "
+         "memory limit",
+         "$1最多需要 $2 内存，超过了内存上限 $3：请降低 --trace-limit 或提高 --max-memory"},
+        {"out of memory", "内存不足"},
+        {"standard output: write failed", "标准输出：写入失败"},
+        // The system's reasons (strerror), as the library passes them on.
+        {"No such file or directory", "文件或文件夹不存在"},
+        {"Permission denied", "没有权限"},
+        {"File exists", "文件已存在"},
+        {"Is a directory", "是文件夹"},
+        {"Not a directory", "不是文件夹"},
+        {"No space left on device", "磁盘空间不足"},
+        {"File too large", "文件过大"},
+        {"Read-only file system", "只读文件系统"},
+        {"Too many open files", "打开的文件过多"},
+        {"Input/output error", "输入输出错误"},
+        // The notices on stderr (database stores, searches) and the progress lines.
+        {"no database (\\S+) yet: building it first", "数据库 $1 尚不存在：先构建它"},
+        {"built (\\S+): (\\d+) states, radius (\\d+)", "已构建 $1：$2 个状态，半径 $3"},
+        {"building pattern (\\S+): (\\d+) entries, (\\S+) MiB of memory, about (\\S+) s, into (\\S+)",
+         "正在构建模式 $1：$2 个条目，内存 $3 MiB，约 $4 秒，写入 $5"},
+        {"built (\\S+) \\(largest value (\\d+)\\)", "已构建 $1（最大值 $2）"},
+        {"no move automaton (\\S+) yet: building it first", "移动自动机 $1 尚不存在：先构建它"},
+        {"built (\\S+): (\\d+) states, (\\d+) forbidden strings", "已构建 $1：$2 个状态，$3 个禁止串"},
+        {"no exact table can exist for (\\S+): each answer is searched \\((\\S+), (\\S+)\\)",
+         "$1 不可能有精确距离表：每个答案都靠搜索得出（$2，$3）"},
+        {"pattern databases (\\S+) \\(\\+ reflection\\) ready in (\\S+) s", "模式数据库 $1（含镜像）已就绪，用时 $2 秒"},
+        {"pattern databases (\\S+) ready in (\\S+) s", "模式数据库 $1 已就绪，用时 $2 秒"},
+        {"resuming from (\\S+) at depth (\\d+)", "从 $1 的深度 $2 处继续"},
+        {"starting over; (\\S+) is replaced at the first checkpoint \\(--resume continues it\\)",
+         "从头开始；$1 将在第一个检查点被替换（--resume 可从它继续）"},
+        {"no checkpoint (\\S+): starting from the goal", "没有检查点 $1：从目标状态开始"},
+        {"checkpoint (\\S+) saved before depth (\\d+) \\((\\S+) s\\)", "检查点 $1 已在深度 $2 之前保存（$3 秒）"},
+        {"  depth( +\\d+)  ( +\\d+) states  ( +\\d+) total  ( +\\S+) s  ~(\\d+) s left",
+         "  深度$1  $2 个状态  共$3 个  $4 秒  约剩 $5 秒"},
+        {"  depth( +\\d+)  ( +\\d+) states  ( +\\d+) total  ( +\\S+) s", "  深度$1  $2 个状态  共$3 个  $4 秒"},
+        {"  cost( +\\d+)  ( +\\d+) placements  ( +\\d+) total  ( +\\S+) s  ~(\\d+) s left",
+         "  代价$1  $2 个布局  共$3 个  $4 秒  约剩 $5 秒"},
+        {"  cost( +\\d+)  ( +\\d+) placements  ( +\\d+) total  ( +\\S+) s", "  代价$1  $2 个布局  共$3 个  $4 秒"},
+        // The command-line parser's errors (CLI11's wording, and the command's own for an unknown option).
+        {"unknown option (\\S+); did you mean (\\S+)\\?", "未知选项 $1；是不是要用 $2？"},
+        {"unknown option (\\S+)", "未知选项 $1"},
+        {"The following arguments? (?:was|were) not expected: (.*)", "多余的参数：$1"},
+        {"(\\S+): (\\d+) required (\\S+) missing", "$1 缺少取值"},
+        {"(\\S+): Value (.*) not in range (\\S+) to (\\S+)", "$1：取值 '$2' 不在 $3 到 $4 之间"},
+        {"(\\S+): (.*) not in \\{(.*)\\}", "$1：$2 不是可选值 {$3} 之一"},
+        {"(\\S+): At Most (\\d+) required but received (\\d+)", "$1 最多只能给 $2 次，却给了 $3 次"},
+        {"(\\S+): At least (\\d+) required but received (\\d+)", "$1 至少需要 $2 个取值，却只有 $3 个"},
+        {"Expected exactly (\\d+) arguments to (\\S+), got (\\d+)", "$2 需要 $1 个取值，却得到 $3 个"},
+        {"Expected at least (\\d+) arguments to (\\S+), got (\\d+)", "$2 至少需要 $1 个取值，却得到 $3 个"},
+        {"(\\S+) was given a disallowed flag override", "$1 不接受取值"},
+        {"file is required", "缺少必需的参数：答案文件"},
+        {"start is required", "缺少必需的参数：初始状态"},
+        {"A subcommand is required", "需要一个子命令（build、query、stats、solve、check、random、verify、compare、serve）"},
+        {"(\\S+) is required", "缺少必需的参数 $1"},
+        {"(\\S+) excludes (\\S+)", "$1 不能与 $2 同用"},
+        {"(\\S+) requires (\\S+)", "$1 需要与 $2 同用"},
+        {"Could not convert: (\\S+) = (.*)", "$1 的取值 '$2' 无法识别"},
+        {"The value (.*) is not an allowed value for (\\S+)", "$2 不接受取值 $1"},
     };
     std::vector<std::pair<std::regex, std::string>> out;
     for (const auto& [en, zh] : raw) out.emplace_back(std::regex(en), zh);
@@ -113,19 +251,40 @@ const std::vector<std::pair<std::regex, std::string>>& error_forms() {
   return forms;
 }
 
+std::string translate_detail(const std::string& en);
+
+// `zh` with $1..$99 replaced by the groups of `m`, each translated in turn where it is itself a
+// known form (a nested reason, the system's reason, "pattern database 7-8"), so that no English
+// is left inside a translation; names, numbers and states match no form and stay as they are.
+std::string format_groups(const std::smatch& m, const std::string& zh) {
+  std::string out;
+  for (std::size_t i = 0; i < zh.size(); ++i) {
+    if (zh[i] == '$' && i + 1 < zh.size() && std::isdigit(static_cast<unsigned char>(zh[i + 1]))) {
+      std::size_t g = static_cast<std::size_t>(zh[++i] - '0');
+      if (i + 1 < zh.size() && std::isdigit(static_cast<unsigned char>(zh[i + 1])) &&
+          g * 10 + static_cast<std::size_t>(zh[i + 1] - '0') < m.size())
+        g = g * 10 + static_cast<std::size_t>(zh[++i] - '0');
+      if (g < m.size() && m[g].matched) out += translate_detail(m[g].str());
+    } else {
+      out += zh[i];
+    }
+  }
+  return out;
+}
+
 std::string translate_detail(const std::string& en) {
   for (const auto& [re, zh] : error_forms()) {
     std::smatch m;
-    if (std::regex_match(en, m, re)) {
-      std::string out = m.format(zh);
-      // A nested reason ("neither a state (REASON) nor a file") is translated as well.
-      if (m.size() > 2 && zh.find("既不是状态") != std::string::npos) {
-        const std::string inner = m[2].str();
-        const std::string inner_zh = translate_detail(inner);
-        if (const auto at = out.find(inner); at != std::string::npos) out.replace(at, inner.size(), inner_zh);
-      }
-      return out;
-    }
+    if (std::regex_match(en, m, re)) return format_groups(m, zh);
+  }
+  // "NAME: DETAIL", the name of an option, a file or a quoted value before the detail (CLI11's
+  // "--threads: ...", "--algorithms: 'x': --algorithm: ..."): the detail translated.
+  if (const auto colon = en.find(": "); colon != std::string::npos && colon > 0 &&
+                                        en.find(' ') > colon && en.find('(') > colon) {
+    const std::string name = en.substr(0, colon), rest = en.substr(colon + 2);
+    const std::string subject = name == "start" ? "初始状态" : name == "goal" ? "目标状态" : name == "answer" ? "答案" : name;
+    const std::string rest_zh = translate_detail(rest);
+    if (rest_zh != rest || subject != name) return subject + "：" + rest_zh;
   }
   // "… (named tiles need --goal …)" and other composed forms: translate the parts we know.
   const auto paren = en.rfind(" (");
@@ -294,6 +453,8 @@ std::string Messages::check_summary(std::uint64_t lines, std::uint64_t passed, s
          (undecided ? ", " + std::to_string(undecided) + " undecided" : "") + ", " + std::to_string(malformed) + " malformed; " +
          moves(static_cast<long long>(excess)) + " in excess in all; " + b + " s";
 }
+
+std::string Messages::text(const std::string& en) const { return zh_ ? translate_detail(en) : en; }
 
 std::string Messages::error(const std::exception& e) const {
   if (!zh_) return e.what();

@@ -60,6 +60,10 @@ class Messages {
 
   // An error for the person: "start: tile 7 appears twice" / "初始状态：数字 7 出现了两次".
   std::string error(const std::exception& e) const;
+  // Any other line of the library's or the parser's English (a notice such as "no database FILE
+  // yet: building it first", a progress line, a CLI11 parse error), in the chosen language: the
+  // same forms as error(). English: the text as it is.
+  std::string text(const std::string& en) const;
 
  private:
   bool zh_;
