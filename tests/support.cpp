@@ -1,5 +1,7 @@
 #include "support.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -55,6 +57,40 @@ RunResult run_cli(const std::string& args, const std::filesystem::path& cwd, con
     if (r.err.find(report) != std::string::npos)
       FAIL("tilespace " << args << ": the sanitizer reported a fault:\n" << r.err);
   return r;
+}
+
+void stock_4x4_databases(const std::filesystem::path& folder, const std::string& goal) {
+  namespace fs = std::filesystem;
+  const fs::path cache = fs::path(TILESPACE_TEST_CACHE) / "stock-4x4";
+  fs::create_directories(cache);
+  // One process at a time builds or reads the cache; the lock goes with the descriptor.
+  struct Lock {
+    int fd;
+    explicit Lock(const fs::path& p) : fd(::open(p.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644)) {
+      if (fd < 0 || ::flock(fd, LOCK_EX) != 0) throw std::runtime_error("cannot lock " + p.string());
+    }
+    ~Lock() { ::close(fd); }
+  } lock(cache / "lock");
+  const tilespace::State g = tilespace::parse_state(goal, tilespace::Board(4, 4));
+  std::string key = g.to_string();
+  std::replace(key.begin(), key.end(), ' ', '-');
+  const fs::path dir = cache / key;
+  // The files are the command's: a new binary (another format, another default) builds them again.
+  const fs::path cli(TILESPACE_CLI);
+  const std::string stamp = std::to_string(fs::file_size(cli)) + " " +
+                            std::to_string(fs::last_write_time(cli).time_since_epoch().count()) + "\n";
+  if (read_file(dir / "built-by") != stamp) {
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    std::mt19937_64 rng(1);
+    const tilespace::State start = random_walk(g, 1, rng);
+    const RunResult r = run_cli("solve '" + start.to_string() + "' --board 4x4 --goal '" + goal + "' --db built", dir);
+    if (r.rc != 0) throw std::runtime_error("building the stock 4x4 databases failed: " + r.err);
+    write_file(dir / "built-by", stamp);
+  }
+  fs::create_directories(folder);
+  for (const auto& e : fs::directory_iterator(dir / "built"))
+    fs::copy_file(e.path(), folder / e.path().filename(), fs::copy_options::overwrite_existing);
 }
 
 std::unordered_map<std::uint64_t, int> naive_bfs(const tilespace::State& goal) {

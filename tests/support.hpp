@@ -81,6 +81,15 @@ void put_at(std::string& bytes, std::size_t off, T v) {
 // by the check of that field rather than by the checksum.
 void reseal_header(std::string& bytes, std::size_t offset);
 
+// Fills `folder` (created if missing) with the pattern databases and the move automaton that the
+// default 4x4 search builds for `goal` (tiles as text), as if a command had built them there. They
+// are built once per build folder, by the command itself (`tilespace solve` one move from the goal),
+// into tests' cache (TILESPACE_TEST_CACHE, rebuilt when the command's binary changes) and copied
+// from there: under the sanitizers each such build costs 30-60 s, and four test cases need them.
+// Two test processes at once (ctest -j2) take turns on a lock. Copies, not links: a test may
+// corrupt its files.
+void stock_4x4_databases(const std::filesystem::path& folder, const std::string& goal);
+
 // A published breadth-first distribution (tests/data/bfs-distributions.txt).
 struct Published {
   std::uint64_t states = 0;

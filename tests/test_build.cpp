@@ -210,11 +210,13 @@ TEST_CASE("commands refuse to start builds of over a minute, naming the build co
     CHECK_THAT(r.err, Contains("in pdbs/") &&
                           Contains("run  tilespace build --board 4x4 --goal '" + kGoal15 + "' --pdb 7-8 --db pdbs\n"));
     CHECK(files_in(dir / "pdbs").empty());
-    // Plain pdb takes the strongest stock partition that builds within a minute: 6-6-3.
+    // Plain pdb takes the strongest stock partition that builds within a minute: 6-6-3 (built by
+    // the command itself into the tests' cache, support.hpp, and found here as if built in out/).
+    testing::stock_4x4_databases(dir / "out", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0");
     r = run_cli("solve --heuristic pdb '1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15' --threads 2 --json", dir.path);
     CHECK(r.rc == 0);
     CHECK(json::parse(r.out)["heuristic"] == "pdb:6-6-3");
-    CHECK_THAT(r.err, Contains("building pattern"));
+    CHECK(r.err.find("building") == std::string::npos);
   }
   SECTION("solve on 5x5 without a heuristic") {
     const auto r = run_cli("solve '1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 0 24' --threads 2", dir.path);

@@ -221,6 +221,7 @@ std::vector<std::pair<std::string, int>> korf_lines(std::size_t n) {
 TEST_CASE("cli: query on 4x4, where no table can exist, searches: the published lengths, batches in order, limits say so with exit 4",
           "[cli][pdb]") {
   TempDir dir;
+  testing::stock_4x4_databases(dir / "d", "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15");  // what the first query would build
   const std::string goal = " --goal '0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15' --db d";
   const auto korf = korf_lines(3);
   REQUIRE(korf.size() == 3);
@@ -279,6 +280,7 @@ TEST_CASE("cli: query on 4x4, where no table can exist, searches: the published 
 TEST_CASE("cli: random --depth on 4x4 walks and proves each state exactly that far, and refuses deeper than practical",
           "[cli][pdb]") {
   TempDir dir;
+  testing::stock_4x4_databases(dir / "d", "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15");  // what the first walk's proof would build
   const std::string goal = " --goal '0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15' --db d";
   // Under the sanitizers, fewer and shallower walks (each is proven by a search).
   const std::vector<int> depths = testing::kSanitized ? std::vector<int>{0, 17} : std::vector<int>{0, 1, 17, 30};

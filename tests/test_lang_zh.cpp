@@ -132,7 +132,9 @@ TEST_CASE("zh: the parser's errors are Chinese when --lang zh is on the command 
   CHECK(r.err == "tilespace: 错误：多余的参数：2（见 --help）\n");
 }
 
-TEST_CASE("zh: the errors of states, files, options and databases are Chinese", "[cli][zh]") {
+// [slow]: about 200 runs of the command (30 s under ASan); the translation's code runs under the
+// sanitizers in the other cases here.
+TEST_CASE("zh: the errors of states, files, options and databases are Chinese", "[cli][zh][slow]") {
   TempDir dir;
   testing::write_file(dir / "start.txt", "1 2 3 4 5 6 7 0 8\n");
   testing::write_file(dir / "empty.txt", "# nothing\n");
