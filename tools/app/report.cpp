@@ -155,6 +155,10 @@ void put_trace_member(std::string& out, std::string_view key, const search::Trac
 
 std::string json_text(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
+std::string stopped_line(const std::string& option, const std::string& value) {
+  return "stopped by --" + option + (value.empty() ? "" : " " + value) + " before a solution was found";
+}
+
 std::string solve_document(const json& head, const search::Trace* trace, const Board& board) {
   if (!trace) return json_text(head);
   // Sorted, as nlohmann::json orders an object's keys: the document reads as if the trace had

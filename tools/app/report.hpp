@@ -41,6 +41,11 @@ nlohmann::json stats_json(const GoalTable& t, const State& goal, const std::vect
 // `j` as compact JSON text (invalid UTF-8 replaced): how every JSON answer is written.
 std::string json_text(const nlohmann::json& j);
 
+// Why a search gave no answer, in English: "stopped by --max-nodes 1000 before a solution was
+// found" (the value when the option was given): the command's line (cli::Messages::stopped) and
+// the server's batch line alike.
+std::string stopped_line(const std::string& option, const std::string& value = "");
+
 // The answer of `solve --trace` and /api/solve?trace=1: `head` (solve_json) with, when `trace` is
 // given, the trace's members among its keys: data [{id, state, g, h, f, parent, step, dup?}],
 // process [{parent, children, iteration}], solution [ids], trace_truncated, trace_limit. The

@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "app/report.hpp"
+
 namespace tilespace::cli {
 
 namespace {
@@ -355,8 +357,8 @@ std::string Messages::solved(int n, bool optimal, const std::string& moves_text)
 }
 
 std::string Messages::stopped(const std::string& option, const std::string& value) const {
-  const std::string opt = "--" + option + (value.empty() ? "" : " " + value);
-  return zh_ ? "找到解之前因 " + opt + " 而停止" : "stopped by " + opt + " before a solution was found";
+  if (!zh_) return app::stopped_line(option, value);
+  return "找到解之前因 --" + option + (value.empty() ? "" : " " + value) + " 而停止";
 }
 
 std::string Messages::search_statistics(const std::string& algorithm, const std::string& heuristic,

@@ -180,7 +180,7 @@ std::string Service::batch(const HttpRequest& req, HttpFields& headers, bool& js
         answer.length = a.optimum.length;
       } else {
         answer.stopped = search::stop_name(a.stopped);
-        answer.message = "stopped by --" + answer.stopped + " before a solution was found";
+        answer.message = app::stopped_line(answer.stopped);
       }
       return answer;
     };
