@@ -85,7 +85,7 @@ void reseal_header(std::string& bytes, std::size_t offset);
 // default 4x4 search builds for `goal` (tiles as text), as if a command had built them there. They
 // are built once per build folder, by the command itself (`tilespace solve` one move from the goal),
 // into tests' cache (TILESPACE_TEST_CACHE, rebuilt when the command's binary changes) and copied
-// from there: under the sanitizers each such build costs 30-60 s, and four test cases need them.
+// from there: under the sanitizers each such build costs 30-60 s, and five test cases need them.
 // Two test processes at once (ctest -j2) take turns on a lock. Copies, not links: a test may
 // corrupt its files.
 void stock_4x4_databases(const std::filesystem::path& folder, const std::string& goal);

@@ -255,6 +255,11 @@ const std::vector<std::pair<std::regex, std::string>>& error_forms() {
 
 std::string translate_detail(const std::string& en);
 
+// The subjects an error names before its detail ("start: …"), in Chinese; other names as they are.
+std::string subject_word(const std::string& name) {
+  return name == "start" ? "初始状态" : name == "goal" ? "目标状态" : name == "answer" ? "答案" : name;
+}
+
 // `zh` with $1..$99 replaced by the groups of `m`, each translated in turn where it is itself a
 // known form (a nested reason, the system's reason, "pattern database 7-8"), so that no English
 // is left inside a translation; names, numbers and states match no form and stay as they are.
@@ -284,7 +289,7 @@ std::string translate_detail(const std::string& en) {
   if (const auto colon = en.find(": "); colon != std::string::npos && colon > 0 &&
                                         en.find(' ') > colon && en.find('(') > colon) {
     const std::string name = en.substr(0, colon), rest = en.substr(colon + 2);
-    const std::string subject = name == "start" ? "初始状态" : name == "goal" ? "目标状态" : name == "answer" ? "答案" : name;
+    const std::string subject = subject_word(name);
     const std::string rest_zh = translate_detail(rest);
     if (rest_zh != rest || subject != name) return subject + "：" + rest_zh;
   }
@@ -301,8 +306,8 @@ std::string translate_detail(const std::string& en) {
 std::string subject_zh(const InputError& e) {
   using About = InputError::About;
   switch (e.about) {
-    case About::start: return "初始状态";
-    case About::goal: return "目标状态";
+    case About::start: return subject_word("start");
+    case About::goal: return subject_word("goal");
     case About::board: return "--board";
     case About::option: return "--" + e.name;
     case About::file: {
@@ -461,14 +466,8 @@ std::string Messages::text(const std::string& en) const { return zh_ ? translate
 std::string Messages::error(const std::exception& e) const {
   if (!zh_) return e.what();
   if (const auto* ie = dynamic_cast<const InputError*>(&e)) {
-    // A file's line may carry an inner subject ("start: ..."): translate that too.
-    std::string detail = ie->detail;
-    std::string inner;
-    if (detail.rfind("start: ", 0) == 0) inner = "初始状态", detail = detail.substr(7);
-    else if (detail.rfind("goal: ", 0) == 0) inner = "目标状态", detail = detail.substr(6);
-    else if (detail.rfind("answer: ", 0) == 0) inner = "答案", detail = detail.substr(8);
-    std::string out = translate_detail(detail);
-    if (!inner.empty()) out = inner + "：" + out;
+    // A file's line may carry an inner subject ("start: ..."): translate_detail words it too.
+    const std::string out = translate_detail(ie->detail);
     const std::string subject = subject_zh(*ie);
     return subject.empty() ? out : subject + "：" + out;
   }
