@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -40,10 +41,11 @@ std::string read_file(const std::filesystem::path& p) {
   return ss.str();
 }
 
-RunResult run_cli(const std::string& args, const std::filesystem::path& cwd, const std::string& input) {
+RunResult run_cli(const std::string& args, const std::filesystem::path& cwd, const std::string& input,
+                  const std::filesystem::path& cli) {
   TempDir io;
   write_file(io / "in", input);
-  const std::string cmd = "cd '" + cwd.string() + "' && '" TILESPACE_CLI "' " + args + " <'" + (io / "in").string() +
+  const std::string cmd = "cd '" + cwd.string() + "' && '" + cli.string() + "' " + args + " <'" + (io / "in").string() +
                           "' >'" + (io / "out").string() + "' 2>'" + (io / "err").string() + "'";
   const int status = std::system(cmd.c_str());
   RunResult r;
@@ -76,7 +78,11 @@ void stock_4x4_databases(const std::filesystem::path& folder, const std::string&
   std::replace(key.begin(), key.end(), ' ', '-');
   const fs::path dir = cache / key;
   // The files are the command's: a new binary (another format, another default) builds them again.
-  const fs::path cli(TILESPACE_CLI);
+  // TILESPACE_TEST_BUILDER may name another build of the same sources to build them with:
+  // tools/dev.sh test points the sanitizer runs at the Release command it has just built (the
+  // files are byte-identical; the sanitized command still reads them in every test).
+  const char* builder = std::getenv("TILESPACE_TEST_BUILDER");
+  const fs::path cli(builder && *builder ? builder : TILESPACE_CLI);
   const std::string stamp = std::to_string(fs::file_size(cli)) + " " +
                             std::to_string(fs::last_write_time(cli).time_since_epoch().count()) + "\n";
   if (read_file(dir / "built-by") != stamp) {
@@ -84,7 +90,8 @@ void stock_4x4_databases(const std::filesystem::path& folder, const std::string&
     fs::create_directories(dir);
     std::mt19937_64 rng(1);
     const tilespace::State start = random_walk(g, 1, rng);
-    const RunResult r = run_cli("solve '" + start.to_string() + "' --board 4x4 --goal '" + goal + "' --db built", dir);
+    const RunResult r = run_cli("solve '" + start.to_string() + "' --board 4x4 --goal '" + goal + "' --db built", dir,
+                                "", cli);
     if (r.rc != 0) throw std::runtime_error("building the stock 4x4 databases failed: " + r.err);
     write_file(dir / "built-by", stamp);
   }

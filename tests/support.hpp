@@ -46,7 +46,8 @@ struct RunResult {
 };
 
 // Runs the tilespace CLI with `args` (shell words, already quoted) in `cwd`, feeding `input` on stdin.
-RunResult run_cli(const std::string& args, const std::filesystem::path& cwd, const std::string& input = "");
+RunResult run_cli(const std::string& args, const std::filesystem::path& cwd, const std::string& input = "",
+                  const std::filesystem::path& cli = TILESPACE_CLI);
 
 // Textbook BFS from `goal` over packed states: distance of every reachable state.
 std::unordered_map<std::uint64_t, int> naive_bfs(const tilespace::State& goal);
@@ -86,6 +87,8 @@ void reseal_header(std::string& bytes, std::size_t offset);
 // are built once per build folder, by the command itself (`tilespace solve` one move from the goal),
 // into tests' cache (TILESPACE_TEST_CACHE, rebuilt when the command's binary changes) and copied
 // from there: under the sanitizers each such build costs 30-60 s, and five test cases need them.
+// With TILESPACE_TEST_BUILDER set (tools/dev.sh test, for the sanitizer runs) that command builds
+// them instead: the Release build of the same sources, 2 s instead of 60.
 // Two test processes at once (ctest -j2) take turns on a lock. Copies, not links: a test may
 // corrupt its files.
 void stock_4x4_databases(const std::filesystem::path& folder, const std::string& goal);
