@@ -54,13 +54,16 @@ bool by_descent(std::uint8_t kind) { return kind == kKindTwoBitTable || kind == 
 
 // Kinds 2, 3 and 5 store a checksum per 1 MiB chunk of the payload (in the trailer), kinds 1 and
 // 4 one checksum of the whole payload.
-bool chunked(std::uint8_t kind) { return by_descent(kind) || kind == kKindPatternDatabase; }
+bool chunked(std::uint8_t kind) {
+  return by_descent(kind) || kind == kKindPatternDatabase || kind == kKindZeroAwareDatabase;
+}
 
 // Bits an entry of a kind holds (header offset 19).
 std::uint8_t entry_bits(std::uint8_t kind) {
   switch (kind) {
     case kKindTwoBitTable: return 2;
-    case kKindOneBitTable: return 1;
+    case kKindOneBitTable:
+    case kKindZeroAwareDatabase: return 1;
     case kKindMoveAutomaton: return 32;
     default: return 8;
   }
@@ -347,7 +350,8 @@ LoadedDatabase load_checked(const std::filesystem::path& path, const std::string
   const bool descent = by_descent(db.info.kind);
   const bool table = db.info.kind == kKindDistanceTable || descent;
   const bool automaton = db.info.kind == kKindMoveAutomaton;
-  if (!table && !automaton && db.info.kind != kKindPatternDatabase)
+  const bool zero_aware = db.info.kind == kKindZeroAwareDatabase;
+  if (!table && !automaton && !zero_aware && db.info.kind != kKindPatternDatabase)
     throw bad("unknown table kind " + std::to_string(db.info.kind));
   const int w = bytes[17], hgt = bytes[18];
   const int max_cells = table ? kMaxCells : kMaxBoardCells;
@@ -400,12 +404,16 @@ LoadedDatabase load_checked(const std::filesystem::path& path, const std::string
   } else {
     for (std::uint32_t i = 0; i < k; ++i) expected *= static_cast<std::uint64_t>(n) - i;
   }
+  // A zero-aware database has an entry per placement and region of the blank: between one and
+  // N-k a placement (its loader checks the exact count, which depends on the board's geometry).
+  if (zero_aware && db.info.entries >= expected && db.info.entries <= expected * (static_cast<std::uint64_t>(n) - k))
+    expected = db.info.entries;
   if (db.info.entries != expected)
     throw bad("holds " + std::to_string(db.info.entries) + " entries, " +
               (table ? "a " + db.info.goal.board.name() + " table has " : "a pattern of " + std::to_string(k) + " tiles has ") +
               std::to_string(expected));
   const std::uint64_t payload_size = db.info.kind == kKindTwoBitTable   ? (db.info.entries + 31) / 32 * 8
-                                     : db.info.kind == kKindOneBitTable ? (db.info.entries + 63) / 64 * 8
+                                     : db.info.kind == kKindOneBitTable || zero_aware ? (db.info.entries + 63) / 64 * 8
                                      : automaton                        ? 4 * db.info.entries
                                                                         : db.info.entries;
   if (offset != kHeaderSize || size != payload_size) throw bad("inconsistent payload offset or size");

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <deque>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -115,6 +116,42 @@ std::unordered_map<std::uint64_t, int> naive_bfs(const tilespace::State& goal) {
     }
   }
   return dist;
+}
+
+std::map<std::vector<int>, int> naive_pattern_costs(const tilespace::State& goal, const std::vector<std::uint8_t>& tiles) {
+  const tilespace::Board& b = goal.board;
+  using Key = std::vector<int>;  // pattern cells..., blank cell
+  std::map<Key, int> cost;
+  std::deque<std::pair<Key, int>> q;
+  Key start;
+  for (const auto t : tiles)
+    for (int c = 0; c < b.cells(); ++c)
+      if (goal.tiles[c] == t) start.push_back(c);
+  start.push_back(goal.blank);
+  q.push_back({start, 0});
+  while (!q.empty()) {
+    auto [k, d] = q.front();
+    q.pop_front();
+    if (cost.count(k)) continue;
+    cost[k] = d;
+    const int blank = k.back();
+    const auto& nb = b.neighbours(blank);
+    for (int m = 0; m < nb.count; ++m) {
+      const int to = nb.cell[m];
+      Key next = k;
+      next.back() = to;
+      int moved = 0;
+      for (std::size_t i = 0; i + 1 < k.size(); ++i)
+        if (k[i] == to) {
+          next[i] = blank;
+          moved = 1;
+        }
+      if (cost.count(next)) continue;
+      if (moved) q.push_back({next, d + 1});
+      else q.push_front({next, d});
+    }
+  }
+  return cost;
 }
 
 tilespace::State random_walk(tilespace::State s, int steps, std::mt19937_64& rng) {

@@ -52,6 +52,11 @@ RunResult run_cli(const std::string& args, const std::filesystem::path& cwd, con
 // Textbook BFS from `goal` over packed states: distance of every reachable state.
 std::unordered_map<std::uint64_t, int> naive_bfs(const tilespace::State& goal);
 
+// Naive reference for pattern databases: Dijkstra with 0/1 costs (a move of one of `tiles` costs
+// 1, of another tile 0) from the goal over (the cells of `tiles` in their order, the blank's cell):
+// the cost of every pair reached, keyed by those cells with the blank's last.
+std::map<std::vector<int>, int> naive_pattern_costs(const tilespace::State& goal, const std::vector<std::uint8_t>& tiles);
+
 // A uniformly random permutation of the board's tiles (reachable from a given goal or not).
 tilespace::State random_state(const tilespace::Board& board, std::mt19937_64& rng);
 

@@ -653,7 +653,7 @@ TEST_CASE("frontdoor: --help of each command lists only the options that apply",
   };
   const std::vector<Cmd> cmds{
       {"build",
-       {"--goal", "--json", "--all-goals", "--bits", "--checkpoint-every", "--resume", "--pdb", "--force", "--automaton",
+       {"--goal", "--json", "--all-goals", "--bits", "--checkpoint-every", "--resume", "--pdb", "--zpdb", "--force", "--automaton",
         "--automaton-depth", "--max-memory"},
        {"--goal", "--bits", "--pdb", "--force", "--automaton", "--automaton-depth", "--max-memory"}},
       {"query", {"--goal", "--json", "--blank", "--batch", "--lang", "--max-seconds", "--max-nodes"},

@@ -59,44 +59,11 @@ std::vector<Instance> read_instances(const std::string& file, const Board& board
   return out;
 }
 
-// Naive reference: Dijkstra with 0/1 costs over (pattern cells, blank cell) from the goal; the
-// value of a placement is the least cost over blank cells.
+// Naive reference: the least cost over blank cells of each placement (testing::naive_pattern_costs).
 std::map<std::vector<int>, int> naive_pdb(const State& goal, const Pattern& p) {
-  const Board& b = goal.board;
-  using Key = std::vector<int>;  // pattern cells..., blank cell
-  std::map<Key, int> cost;
-  std::deque<std::pair<Key, int>> q;
-  Key start;
-  for (const auto t : p.tiles)
-    for (int c = 0; c < b.cells(); ++c)
-      if (goal.tiles[c] == t) start.push_back(c);
-  start.push_back(goal.blank);
-  q.push_back({start, 0});
-  while (!q.empty()) {
-    auto [k, d] = q.front();
-    q.pop_front();
-    if (cost.count(k)) continue;
-    cost[k] = d;
-    const int blank = k.back();
-    const auto& nb = b.neighbours(blank);
-    for (int m = 0; m < nb.count; ++m) {
-      const int to = nb.cell[m];
-      Key next = k;
-      next.back() = to;
-      int moved = 0;
-      for (std::size_t i = 0; i + 1 < k.size(); ++i)
-        if (k[i] == to) {
-          next[i] = blank;
-          moved = 1;
-        }
-      if (cost.count(next)) continue;
-      if (moved) q.push_back({next, d + 1});
-      else q.push_front({next, d});
-    }
-  }
-  std::map<Key, int> best;
-  for (const auto& [k, d] : cost) {
-    Key cells(k.begin(), k.end() - 1);
+  std::map<std::vector<int>, int> best;
+  for (const auto& [k, d] : testing::naive_pattern_costs(goal, p.tiles)) {
+    std::vector<int> cells(k.begin(), k.end() - 1);
     auto it = best.find(cells);
     if (it == best.end() || d < it->second) best[cells] = d;
   }

@@ -66,13 +66,16 @@ constexpr bool all_heuristics = (Heuristic<Hs<D>, D> && ...);
 static_assert(SearchDomain<Domain> && SearchDomain<WideDomain>);
 static_assert(!SearchDomain<State> && !Heuristic<Domain, Domain>);
 static_assert(all_heuristics<Domain, Misplaced, Manhattan, LinearConflict, Inversions, InversionsWeighted,
-                             MisplacedInversions, MisplacedSharedPairs, IndexDistance, Exact, PatternDatabases>);
+                             MisplacedInversions, MisplacedSharedPairs, IndexDistance, Exact, PatternDatabases,
+                             ZeroAwareDatabases>);
 static_assert(all_heuristics<WideDomain, Misplaced, Manhattan, LinearConflict, Inversions, InversionsWeighted,
-                             MisplacedInversions, MisplacedSharedPairs, IndexDistance, Exact, PatternDatabases>);
+                             MisplacedInversions, MisplacedSharedPairs, IndexDistance, Exact, PatternDatabases,
+                             ZeroAwareDatabases>);
 static_assert(UnrolledHeuristic<Manhattan<Domain>> && UnrolledHeuristic<PatternDatabases<WideDomain>>);
 static_assert(!UnrolledHeuristic<Misplaced<Domain>> && !UnrolledHeuristic<LinearConflict<WideDomain>>);
 static_assert(CompositeValueHeuristic<PatternDatabases<Domain>> && !CompositeValueHeuristic<Manhattan<Domain>>);
 static_assert(CappedHeuristic<PatternDatabases<WideDomain>, Word128> && !CappedHeuristic<Manhattan<WideDomain>, Word128>);
+static_assert(CappedHeuristic<ZeroAwareDatabases<Domain>, std::uint64_t> && UnrolledHeuristic<ZeroAwareDatabases<WideDomain>>);
 static_assert(IncrementalHeuristic<Exact<Domain>, std::uint64_t> && !CappedHeuristic<Exact<Domain>, std::uint64_t>);
 
 }  // namespace

@@ -864,7 +864,8 @@ void check_refused_at_load(int bits) {
             s[19] = static_cast<char>(3 - bits);
           }),
           "payload");
-  refused("kind6.tsdb", lie([](std::string& s) { s[16] = 6; }), "unknown table kind 6");
+  refused("kind6.tsdb", lie([](std::string& s) { s[16] = static_cast<char>(kKindZeroAwareDatabase); }), "");
+  refused("kind7.tsdb", lie([](std::string& s) { s[16] = 7; }), "unknown table kind 7");
   refused("payload-size.tsdb", lie([](std::string& s) { put_at<std::uint64_t>(s, 40, get_at<std::uint64_t>(s, 40) + 8); }),
           "payload");
   refused("far-count.tsdb", lie([](std::string& s) { put_at<std::uint32_t>(s, 140, 1); }), "");

@@ -65,6 +65,9 @@ int main(int argc, char** argv) {
   build->add_option("--pdb", bf.pdb,
                     "The pattern databases of a partition instead of a distance table: 7-8, 6-6-3, 5-5-5 (4x4), "
                     "6-6-6-6 (5x5), 4-4 (3x3), or tiles such as 1,2,3/4,5,6");
+  build->add_option("--zpdb", bf.zpdb,
+                    "The zero-aware pattern databases of a partition (one bit an entry; --heuristic zpdb): the "
+                    "partitions of --pdb, patterns of at most N-3 tiles");
   build->add_flag("--force", bf.force, "Rebuild files that exist (a valid file is otherwise kept: 'up to date')");
   build->add_option("--bits", bf.bits,
                     "Bits a state in the table's file: 8 (the byte engine), or 1 or 2 (the two-bit engine, for boards "

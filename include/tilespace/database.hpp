@@ -1,9 +1,10 @@
-// The database file: a checksummed table, memory-mapped on load. Five kinds share it: distance
+// The database file: a checksummed table, memory-mapped on load. Six kinds share it: distance
 // tables of one byte per rank (kind 1, .tsdb), two-bit distance tables (kind 3, .tsdb; the fields
 // of bfs.hpp's two-bit engine), one-bit distance tables (kind 5, .tsdb; the two-bit engine's
 // finished fields without their redundant bit, distance_table.hpp), pattern databases of one byte
-// per placement (kind 2, .pdb) and move automata of 32 bits per transition (kind 4,
-// moves-d<depth>.fsm; search/automaton.hpp).
+// per placement (kind 2, .pdb), zero-aware pattern databases of one bit per entry (kind 6, .zpdb;
+// pdb/zero_aware.hpp) and move automata of 32 bits per transition (kind 4, moves-d<depth>.fsm;
+// search/automaton.hpp).
 //
 // Layout (all integers little-endian; the header is 4096 bytes so the payload is page-aligned):
 //   off  size  field
@@ -11,28 +12,29 @@
 //     8     4  format version (kFormatVersion)
 //    12     4  header size (4096)
 //    16     1  kind (1 = distance table, 2 = pattern database, 3 = two-bit distance table,
-//                4 = move automaton, 5 = one-bit distance table)
+//                4 = move automaton, 5 = one-bit distance table, 6 = zero-aware pattern database)
 //    17     1  board width W (kind 4: 0, the machine is board-independent; only kind 4 has 0)
 //    18     1  board height H (kind 4: 0)
-//    19     1  entry width in bits (8; 2 for kind 3; 32 for kind 4; 1 for kind 5)
+//    19     1  entry width in bits (8; 2 for kind 3; 32 for kind 4; 1 for kinds 5 and 6)
 //    20     4  radius (largest entry; kind 4: the largest distance of a state from the start)
 //    24     8  entry count (N!/2 for a distance table, N!/(N-k)! for a pattern of k tiles;
-//                kind 4: 4 x states, one entry per state and move)
+//                kind 4: 4 x states, one entry per state and move; kind 6: ZeroAwareIndex::size(),
+//                between N!/(N-k)! and (N-k) times that)
 //    32     8  payload offset (4096)
 //    40     8  payload size in bytes (kind 3: ceil(entries / 32) * 8; kind 4: 4 x entries;
-//                kind 5: ceil(entries / 64) * 8)
-//    48     8  XXH3-64 of the payload (kinds 2, 3 and 5: of the trailer, which holds the chunk
+//                kinds 5 and 6: ceil(entries / 64) * 8)
+//    48     8  XXH3-64 of the payload (kinds 2, 3, 5 and 6: of the trailer, which holds the chunk
 //                checksums)
 //    56     8  XXH3-64 of the 4096 header bytes with this field zeroed
 //    64     4  histogram length (radius + 1, at most 480)
 //    68     4  pattern size k (0 for a distance table and a move automaton)
 //    72    32  goal: the tile on each cell, 0 for the blank (cells >= W*H are 0; kind 4: all 0)
 //   104    32  pattern: its k tiles in ranking order (the rest 0)
-//   136     4  kinds 2, 3 and 5: log2 of the chunk size in bytes (20: 1 MiB chunks);
+//   136     4  kinds 2, 3, 5 and 6: log2 of the chunk size in bytes (20: 1 MiB chunks);
 //                kind 4: the depth of the enumeration (1..30); else 0
 //   140     4  kinds 3 and 5: farthest count F (ranks at the radius listed, at most 1000; 0 when
-//                the radius holds more states than that); else 0 (kind 2: F = 0)
-//   144     8  kinds 2, 3 and 5: chunk count C = ceil(payload size / chunk size);
+//                the radius holds more states than that); else 0 (kinds 2 and 6: F = 0)
+//   144     8  kinds 2, 3, 5 and 6: chunk count C = ceil(payload size / chunk size);
 //                kind 4: the number of minimal forbidden strings; else 0
 //   152   104  reserved (0)
 //   256 8*len  histogram: entries at each value 0..radius (kind 4: states at each distance from
@@ -41,8 +43,9 @@
 //                entry 4q + d is the state after move d from state q, or 0xFFFFFFFF for a
 //                pruned move, uint32 little-endian; state 0 is the start; kind 5: bit r % 64 of
 //                the little-endian word r / 64 is floor(D/2) mod 2 of rank r, D its distance, and
-//                the bits after the last rank are 0)
-//  kinds 2, 3 and 5 only, after the payload, the trailer: C chunk checksums (XXH3-64 of each
+//                the bits after the last rank are 0; kind 6: the same, floor(V/2) mod 2 of entry r,
+//                V its value)
+//  kinds 2, 3, 5 and 6 only, after the payload, the trailer: C chunk checksums (XXH3-64 of each
 //  chunk of the payload, the last one shorter), then (kinds 3 and 5) the F ranks at the radius,
 //  increasing.
 //
@@ -51,7 +54,7 @@
 // covers the trailer's checksum, which covers every chunk checksum), and each chunk is hashed and
 // compared the first time a lookup touches it (ChunkVerifier). A corrupt chunk is therefore found
 // before any answer that reads it is given; `verify_all` checks every chunk (in parallel). A
-// pattern database (kind 2) is read at random on every search node, so it is verified whole on
+// pattern database (kinds 2 and 6) is read at random on every search node, so it is verified whole on
 // load, but chunk by chunk on every core: the 7-8 partition's 576 MB take about half the time of
 // one sequential checksum.
 //
@@ -86,6 +89,7 @@ inline constexpr std::uint8_t kKindPatternDatabase = 2;
 inline constexpr std::uint8_t kKindTwoBitTable = 3;
 inline constexpr std::uint8_t kKindMoveAutomaton = 4;
 inline constexpr std::uint8_t kKindOneBitTable = 5;
+inline constexpr std::uint8_t kKindZeroAwareDatabase = 6;
 inline constexpr std::uint32_t kChunkLog2 = 20;  // kinds 2, 3 and 5: 1 MiB chunks
 
 // A read-only memory mapping of a whole file. Movable, not copyable.

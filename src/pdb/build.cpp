@@ -34,47 +34,17 @@ constexpr int kMaxCost = 254;
 
 std::uint8_t expand_flag(int layer) { return static_cast<std::uint8_t>(1u << (kRegionBits + (layer & 1))); }
 
-// Cell masks of the board and the flood fill of free cells.
-struct Grid {
-  int w;
-  CellMask all, not_first_col, not_last_col;
-  explicit Grid(const Board& b) : w(b.width()), all(0), not_first_col(0), not_last_col(0) {
-    for (int c = 0; c < b.cells(); ++c) {
-      all |= CellMask{1} << c;
-      if (b.col(c) != 0) not_first_col |= CellMask{1} << c;
-      if (b.col(c) != b.width() - 1) not_last_col |= CellMask{1} << c;
-    }
-  }
-  CellMask around(CellMask m) const noexcept {
-    return ((m >> w) | (m << w) | ((m >> 1) & not_last_col) | ((m << 1) & not_first_col)) & all;
-  }
-  // The cells of `allowed` connected to `seed` (seed must be inside allowed).
-  CellMask fill(CellMask seed, CellMask allowed) const noexcept {
-    for (;;) {
-      const CellMask next = (seed | around(seed)) & allowed;
-      if (next == seed) return seed;
-      seed = next;
-    }
-  }
-  // Index (capped at kRegionBits-1) of the region `r` among the regions of `free` by lowest cell.
-  int region_index(CellMask r, CellMask free) const noexcept {
-    if (r == free) return 0;
-    CellMask lower = free & ~r & ((r & (0u - r)) - 1);
-    int i = 0;
-    while (lower && i < kRegionBits - 1) {
-      lower &= ~fill(lower & (0u - lower), free);
-      ++i;
-    }
-    return i;
-  }
-};
+// The region index, capped: regions kRegionBits-1 and above share the last bit.
+int region_index(const CellGrid& grid, CellMask r, CellMask free) noexcept {
+  return grid.region_number(r, free, kRegionBits - 1);
+}
 
 // For boards of at most 16 cells, the regions of every set of free cells, looked up instead of
 // flood-filled: labels[free] holds 4 bits per cell, the cell's region index (capped at
 // kRegionBits-1) or 15 for a cell that is not free. 2^16 words (512 KiB) at most.
 // connected[free / 64] bit free % 64: the `free` cells form one region, the common case. Only
 // sets of exactly `free_cells` cells occur; 2^N bits (4 MiB for 5x5). Boards of at most 25 cells.
-std::vector<std::uint64_t> connected_sets(const Grid& grid, int cells, int free_cells) {
+std::vector<std::uint64_t> connected_sets(const CellGrid& grid, int cells, int free_cells) {
   std::vector<std::uint64_t> bits;
   if (cells > 25) return bits;
   bits.assign((std::size_t{1} << cells) / 64 + 1, 0);
@@ -87,7 +57,7 @@ std::vector<std::uint64_t> connected_sets(const Grid& grid, int cells, int free_
 // For boards of at most 16 cells, the regions of the sets of `free_cells` cells, looked up
 // instead of flood-filled: labels[free] holds 4 bits per cell, the cell's region index (capped at
 // kRegionBits-1) or 15 for a cell that is not free. 2^16 words (512 KiB) at most.
-std::vector<std::uint64_t> region_labels(const Grid& grid, int cells, int free_cells) {
+std::vector<std::uint64_t> region_labels(const CellGrid& grid, int cells, int free_cells) {
   std::vector<std::uint64_t> labels;
   if (cells > 16) return labels;
   labels.assign(std::size_t{1} << cells, ~std::uint64_t{0});
@@ -129,7 +99,7 @@ struct LayerCount {
 template <bool Shared>
 class Expander {
  public:
-  Expander(const Grid& grid, const std::uint64_t* connected, const std::uint64_t* labels, const PlacementRanker& ranker,
+  Expander(const CellGrid& grid, const std::uint64_t* connected, const std::uint64_t* labels, const PlacementRanker& ranker,
            std::uint64_t* mark_words, std::uint8_t* values, int layer, std::vector<Deferred>& deferred)
       : grid_(grid), connected_(connected), labels_(labels), ranker_(ranker), mark_words_(mark_words),
         mark_(reinterpret_cast<std::uint8_t*>(mark_words)), values_(values), layer_(layer), cur_(expand_flag(layer)),
@@ -221,7 +191,7 @@ class Expander {
         const CellMask free2 = grid_.all & ~(occ ^ (CellMask{1} << from) ^ (CellMask{1} << c));
         const int blank_region = connected_ && connected(free2) ? 0
                            : labels_                      ? static_cast<int>((labels_[free2] >> (4 * from)) & 15)
-                                   : grid_.region_index(grid_.fill(CellMask{1} << from, free2), free2);
+                                   : region_index(grid_, grid_.fill(CellMask{1} << from, free2), free2);
         push(r2, static_cast<std::uint8_t>(1u << blank_region));
       }
     }
@@ -274,7 +244,7 @@ class Expander {
     }
   }
 
-  const Grid& grid_;
+  const CellGrid& grid_;
   const std::uint64_t* connected_;  // boards of <= 25 cells: connected sets of free cells, else null
   const std::uint64_t* labels_;     // boards of <= 16 cells: region labels, else null
   const PlacementRanker& ranker_;
@@ -321,6 +291,19 @@ BuildEstimate estimate_build(const Board& board, const Pattern& pattern, int thr
   return e;
 }
 
+std::vector<std::uint64_t> count_values(std::span<const std::uint8_t> values) {
+  return tbb::parallel_reduce(
+      tbb::blocked_range<std::uint64_t>(0, values.size(), 1u << 20), std::vector<std::uint64_t>(256, 0),
+      [&](const auto& r, std::vector<std::uint64_t> h) {
+        for (std::uint64_t i = r.begin(); i < r.end(); ++i) ++h[values[i]];
+        return h;
+      },
+      [](std::vector<std::uint64_t> a, const std::vector<std::uint64_t>& b) {
+        for (std::size_t i = 0; i < a.size(); ++i) a[i] += b[i];
+        return a;
+      });
+}
+
 BuiltDatabase build_pattern_database(const State& goal, const Pattern& pattern, const BuildOptions& options) {
   detail::LayerDriver driver(options.threads);  // its clock starts here: seconds include the set-up
   const Board& board = goal.board;
@@ -339,7 +322,7 @@ BuiltDatabase build_pattern_database(const State& goal, const Pattern& pattern, 
   db.values = db.memory.bytes();
   auto* mark_words = marks.as<std::uint64_t>().data();
   auto* mark = marks.data();
-  const Grid grid(board);
+  const CellGrid grid(board);
   const int free_cells = board.cells() - static_cast<int>(pattern.tiles.size());
   const std::vector<std::uint64_t> labels = region_labels(grid, board.cells(), free_cells);
   const std::uint64_t* lab = labels.empty() ? nullptr : labels.data();
@@ -358,7 +341,7 @@ BuiltDatabase build_pattern_database(const State& goal, const Pattern& pattern, 
     CellMask occ = 0;
     for (std::size_t i = 0; i < pattern.tiles.size(); ++i) occ |= CellMask{1} << home[i];
     const CellMask free = grid.all & ~occ;
-    const int region = grid.region_index(grid.fill(CellMask{1} << goal.blank, free), free);
+    const int region = region_index(grid, grid.fill(CellMask{1} << goal.blank, free), free);
     const std::uint64_t start = ranker.rank(home.data());
     mark[start] = static_cast<std::uint8_t>((1u << region) | expand_flag(0));
     db.values[start] = 0;
@@ -391,16 +374,7 @@ BuiltDatabase build_pattern_database(const State& goal, const Pattern& pattern, 
       if (n.found > 0) driver.report(options.on_layer, layer, n.found, total, 0);
     }
 
-    db.histogram = tbb::parallel_reduce(
-        tbb::blocked_range<std::uint64_t>(0, size, 1u << 20), std::vector<std::uint64_t>(256, 0),
-        [&](const auto& r, std::vector<std::uint64_t> h) {
-          for (std::uint64_t i = r.begin(); i < r.end(); ++i) ++h[db.values[i]];
-          return h;
-        },
-        [](std::vector<std::uint64_t> a, const std::vector<std::uint64_t>& b) {
-          for (std::size_t i = 0; i < a.size(); ++i) a[i] += b[i];
-          return a;
-        });
+    db.histogram = count_values(db.values);
   });
   if (db.histogram[kUnset] != 0)
     throw std::logic_error("pattern " + pattern.name() + ": " + std::to_string(db.histogram[kUnset]) +

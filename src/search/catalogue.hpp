@@ -209,8 +209,22 @@ struct PdbEntry {
   }
 };
 
+struct ZpdbEntry {
+  static constexpr HeuristicInfo info{
+      "zpdb", true, false, true,
+      "zero-aware additive pattern databases at one bit an entry (the blank's region counts): zpdb picks the "
+      "board's stock partition; zpdb:6-6-3, zpdb:6-6-6-6, zpdb:1,2,3/4,5,6 as for pdb (at most N-3 tiles a pattern)",
+      /*zero_aware=*/true};
+  template <class D>
+  static auto make(const D& d, const HeuristicSources& sources) {
+    if (!sources.pdb) throw InputError("the zero-aware pattern-database heuristic needs its databases");
+    return std::make_shared<ZeroAwareDatabases<D>>(d, *sources.pdb);
+  }
+};
+
 using Heuristics = List<MisplacedEntry, ManhattanEntry, LinearConflictEntry, InversionsEntry, InversionsWeightedEntry,
-                        MisplacedInversionsEntry, MisplacedSharedPairsEntry, IndexDistanceEntry, ExactEntry, PdbEntry>;
+                        MisplacedInversionsEntry, MisplacedSharedPairsEntry, IndexDistanceEntry, ExactEntry, PdbEntry,
+                        ZpdbEntry>;
 
 // ---- derived ----
 
@@ -239,11 +253,13 @@ auto with_entry(List<First, E...>, std::string_view name, F&& f, U&& unknown) {
 namespace tilespace::search {
 
 // Calls f(std::shared_ptr<H>) with the named heuristic built for `d` (domain.hpp) and returns what
-// f returns. "pdb" and "pdb:SPEC" take the pattern databases of `sources`. Throws InputError for an
-// unknown name, "exact" without a table (or above 16 cells), "pdb" without databases.
+// f returns. "pdb", "zpdb" and their NAME:SPEC forms take the pattern databases of `sources`.
+// Throws InputError for an unknown name, "exact" without a table (or above 16 cells), "pdb" without
+// databases.
 template <class D, class F>
 auto with_heuristic(const D& d, const std::string& name, const HeuristicSources& sources, F&& f) {
-  const std::string_view entry = name.rfind("pdb:", 0) == 0 ? std::string_view("pdb") : std::string_view(name);
+  const HeuristicInfo* info = find_heuristic(name);
+  const std::string_view entry = info ? info->name : std::string_view(name);
   return catalogue::with_entry(
       catalogue::Heuristics{}, entry, [&]<class E>() { return f(E::make(d, sources)); },
       [&] { throw InputError("unknown heuristic '" + name + "'"); });

@@ -104,10 +104,17 @@ const AlgorithmInfo* find_algorithm(std::string_view name) noexcept {
   return nullptr;
 }
 
+std::string_view heuristic_entry(std::string_view name) noexcept { return name.substr(0, name.find(':')); }
+
+std::string_view heuristic_partition(std::string_view name) noexcept {
+  const auto colon = name.find(':');
+  return colon == std::string_view::npos ? std::string_view() : name.substr(colon + 1);
+}
+
 const HeuristicInfo* find_heuristic(std::string_view name) noexcept {
-  if (name.substr(0, 4) == "pdb:") name = "pdb";
+  const std::string_view entry = heuristic_entry(name);
   for (const auto& h : heuristic_catalog())
-    if (h.name == name) return &h;
+    if (h.name == entry && (entry.size() == name.size() || h.pattern_database)) return &h;
   return nullptr;
 }
 
@@ -205,6 +212,7 @@ SolvePlan plan_solve(const SolveRequest& q, const PlanContext& ctx) {
     const HeuristicInfo* h = find_heuristic(p.heuristic);
     if (!h) throw option_error("heuristic", "unknown heuristic '" + p.heuristic + "' (" + heuristic_names() + ")");
     p.pattern_database = h->pattern_database;
+    p.zero_aware = h->zero_aware;
     p.needs_table = h->needs_table;
     p.optimal = alg->optimal && h->admissible;
     if (q.pattern && !p.pattern_database)
@@ -214,7 +222,7 @@ SolvePlan plan_solve(const SolveRequest& q, const PlanContext& ctx) {
                                           std::to_string(kMaxCells) + " cells; the " + ctx.board.name() + " board has " +
                                           std::to_string(ctx.board.cells()));
     if (p.pattern_database) {
-      const std::string spec = p.heuristic.size() > 4 ? p.heuristic.substr(4) : "";
+      const std::string spec(heuristic_partition(p.heuristic));
       if (!spec.empty() && q.pattern && *q.pattern != spec)
         throw option_error("pattern", "give the pattern once: --heuristic " + p.heuristic + " or --pattern " + *q.pattern);
       p.pattern = q.pattern.value_or(spec);

@@ -158,10 +158,10 @@ pdb::PdbStore make_pdb_store(const Common& c, double max_auto_build_seconds) {
 // The partition from --heuristic pdb:SPEC or --pattern SPEC (the planner has checked they agree);
 // plain "pdb" takes the strongest stock partition at hand or quick to build (pdb::choose_partition).
 pdb::Partition partition_for(const std::string& heuristic, const std::string& pattern, const State& goal,
-                             const pdb::PdbStore& store) {
-  std::string spec = heuristic.rfind("pdb:", 0) == 0 ? heuristic.substr(4) : "";
+                             const pdb::PdbStore& store, bool zero_aware) {
+  std::string spec(search::heuristic_partition(heuristic));
   if (spec.empty()) spec = pattern;
-  if (spec.empty()) return pdb::choose_partition(store, goal);
+  if (spec.empty()) return pdb::choose_partition(store, goal, zero_aware);
   return pdb::parse_partition(spec, goal);
 }
 
@@ -189,13 +189,14 @@ std::string SearchSources::prepare(const search::SolvePlan& plan, const State& g
   std::string name = plan.heuristic;
   if (plan.pattern_database) {
     const std::lock_guard lock(pdbs_mu_);
-    const pdb::Partition part = partition_for(plan.heuristic, plan.pattern, goal, pdbs_);
-    name = "pdb:" + part.name;
+    const pdb::Partition part = partition_for(plan.heuristic, plan.pattern, goal, pdbs_, plan.zero_aware);
+    name = std::string(search::heuristic_entry(plan.heuristic)) + ":" + part.name;
     const std::string key = goal.board.name() + goal.to_string() + name;
     auto it = heuristics_.find(key);
     if (it == heuristics_.end()) {
       const auto t0 = std::chrono::steady_clock::now();
-      it = heuristics_.emplace(key, std::make_unique<pdb::PdbHeuristic>(pdb::make_heuristic(pdbs_, goal, part))).first;
+      it = heuristics_.emplace(key, std::make_unique<pdb::PdbHeuristic>(
+                                        pdb::make_heuristic(pdbs_, goal, part, plan.zero_aware))).first;
       const double load = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       if (announce && !c_.json && (c_.progress || ::isatty(STDERR_FILENO))) {
         char line[160];

@@ -84,10 +84,11 @@ void write_result(const std::string& file, const std::vector<State>& path, const
 // builds estimated over `max_auto_build_seconds` are refused with the build command (exit 3).
 pdb::PdbStore make_pdb_store(const Common& c, double max_auto_build_seconds = 60);
 
-// The partition from --heuristic pdb:SPEC or --pattern SPEC; plain "pdb" takes the strongest stock
-// partition at hand or quick to build (pdb::choose_partition).
+// The partition from --heuristic pdb:SPEC (zpdb:SPEC) or --pattern SPEC; plain "pdb" ("zpdb") takes
+// the strongest stock partition at hand or quick to build (pdb::choose_partition; `zero_aware`: of
+// zero-aware databases).
 pdb::Partition partition_for(const std::string& heuristic, const std::string& pattern, const State& goal,
-                             const pdb::PdbStore& store);
+                             const pdb::PdbStore& store, bool zero_aware = false);
 
 // What searches are made from, loaded once per session and kept alive as long as the searches
 // that use them: the pattern databases of each goal and partition (loaded or built through the

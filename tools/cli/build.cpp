@@ -31,6 +31,7 @@
 #include "tilespace/memory.hpp"
 #include "tilespace/pdb/database.hpp"
 #include "tilespace/pdb/pattern.hpp"
+#include "tilespace/pdb/zero_aware.hpp"
 #include "tilespace/query.hpp"
 #include "tilespace/search/automaton.hpp"
 #include "tilespace/search/registry.hpp"
@@ -52,37 +53,50 @@ bool file_exists(const std::filesystem::path& p) {
   return std::filesystem::exists(p, ec);
 }
 
-// build --pdb SPEC: the partition's databases for the goal, each kept when its file is valid.
-int build_pdb(const Common& c, const BuildFlags& f, const State& goal) {
-  const pdb::Partition part = pdb::parse_partition(f.pdb, goal);
+// build --pdb SPEC (--zpdb SPEC: zero-aware databases): the partition's databases for the goal,
+// each kept when its file is valid.
+int build_pdb(const Common& c, const BuildFlags& f, const State& goal, bool zero_aware) {
+  const pdb::Partition part = pdb::parse_partition(zero_aware ? f.zpdb : f.pdb, goal);
   pdb::PdbStore store = make_pdb_store(c, std::numeric_limits<double>::infinity());  // building is what was asked
   json out = json::array();
   // Every pattern to build is checked against the memory budget before the first is built.
   for (const pdb::Pattern& pattern : part.patterns) {
-    const std::string path = store.path_for(goal, pattern).string();
+    const std::string path = store.path_for(goal, pattern, zero_aware).string();
     if (f.force || !file_exists(path) || database_outdated(path))
-      require_memory(pdb::estimate_build(goal.board, pattern, c.threads).bytes, "building pattern " + pattern.name());
+      require_memory(zero_aware ? pdb::estimate_zero_aware(goal.board, pattern, c.threads).bytes
+                                : pdb::estimate_build(goal.board, pattern, c.threads).bytes,
+                     "building pattern " + pattern.name());
   }
   for (const pdb::Pattern& pattern : part.patterns) {
-    const std::string path = store.path_for(goal, pattern).string();
+    const std::string path = store.path_for(goal, pattern, zero_aware).string();
     // A file of an older format is rebuilt; another existing file is loaded, which checks its
     // header and checksums (DataError naming it).
     const bool up_to_date = !f.force && file_exists(path) && !database_outdated(path);
     const auto t0 = std::chrono::steady_clock::now();
-    const auto db = up_to_date ? store.get(goal, pattern) : store.build(goal, pattern);
+    std::uint64_t entries = 0;
+    int largest = 0;
+    if (zero_aware) {
+      const auto db = up_to_date ? store.get_zero_aware(goal, pattern) : store.build_zero_aware(goal, pattern);
+      entries = db->index().size();
+      largest = static_cast<int>(db->histogram().size()) - 1;
+    } else {
+      const auto db = up_to_date ? store.get(goal, pattern) : store.build(goal, pattern);
+      entries = db->ranker().size();
+      largest = static_cast<int>(db->histogram().size()) - 1;
+    }
     const double secs = seconds_since(t0);
-    const int largest = static_cast<int>(db->histogram().size()) - 1;
     if (c.json) {
       json tiles = json::array();
       for (const auto t : pattern.tiles) tiles.push_back(static_cast<int>(t));
       out.push_back({{"file", path}, {"up_to_date", up_to_date}, {"partition", part.name}, {"pattern", tiles},
-                     {"goal", tiles_json(goal)}, {"entries", db->ranker().size()}, {"largest", largest},
-                     {"seconds", secs}});
+                     {"goal", tiles_json(goal)}, {"entries", entries}, {"largest", largest}, {"seconds", secs}});
+      if (zero_aware) out.back()["zero_aware"] = true;
     } else if (up_to_date) {
       std::printf("up to date: %s\n", path.c_str());
     } else {
-      std::printf("built %s: pattern %s, %llu placements, largest value %d, %.2f s\n", path.c_str(),
-                  pattern.name().c_str(), static_cast<unsigned long long>(db->ranker().size()), largest, secs);
+      std::printf("built %s: %spattern %s, %llu %s, largest value %d, %.2f s\n", path.c_str(),
+                  zero_aware ? "zero-aware " : "", pattern.name().c_str(), static_cast<unsigned long long>(entries),
+                  zero_aware ? "entries" : "placements", largest, secs);
     }
   }
   if (c.json) std::puts(out.dump().c_str());
@@ -107,7 +121,7 @@ bool has_stock_partition(const State& goal) {
 int build_search(const Common& c, const BuildFlags& f, const State& goal) {
   BuildFlags g = f;
   g.pdb = pdb::stock_by_strength(goal).front().name;
-  const int rc = build_pdb(c, g, goal);
+  const int rc = build_pdb(c, g, goal, false);
   if (rc != kExitOk) return rc;
   const int depth = search::MoveAutomaton::kDefaultDepth;
   const std::filesystem::path path = search::automaton_path(c.db, depth);
@@ -145,6 +159,7 @@ int build_automaton(const Common& c, const BuildFlags& f) {
   if (!c.goal.empty()) throw not_here("goal", every_board);
   if (f.all_goals) throw not_here("all-goals", every_board);
   if (!f.pdb.empty()) throw not_here("pdb", "build one at a time");
+  if (!f.zpdb.empty()) throw not_here("zpdb", "build one at a time");
   if (f.bits) throw not_here("bits", "it has no BFS engine");
   if (f.checkpoint_given) throw not_here("checkpoint-every", "only two-bit table builds take checkpoints");
   if (f.resume) throw not_here("resume", "only two-bit table builds take checkpoints");
@@ -201,16 +216,19 @@ int cmd_build(Common& c, const BuildFlags& f) {
   if (f.automaton) return build_automaton(c, f);
   if (f.all_goals && !c.goal.empty())
     throw option_error("goal", "does not apply with --all-goals (it builds one table per blank class)");
-  if (!f.pdb.empty()) {
-    if (f.bits) throw option_error("bits", "does not apply with --pdb (a pattern database holds a byte a placement)");
+  if (!f.pdb.empty() && !f.zpdb.empty()) throw option_error("zpdb", "does not apply with --pdb (build one kind at a time)");
+  if (!f.pdb.empty() || !f.zpdb.empty()) {
+    const std::string with = f.pdb.empty() ? "--zpdb" : "--pdb";
+    if (f.bits)
+      throw option_error("bits", "does not apply with " + with + " (the width of a pattern database is its kind's)");
     if (f.checkpoint_given)
-      throw option_error("checkpoint-every", "does not apply with --pdb (only two-bit table builds take checkpoints)");
-    if (f.resume) throw option_error("resume", "does not apply with --pdb (only two-bit table builds take checkpoints)");
+      throw option_error("checkpoint-every", "does not apply with " + with + " (only two-bit table builds take checkpoints)");
+    if (f.resume) throw option_error("resume", "does not apply with " + with + " (only two-bit table builds take checkpoints)");
     if (f.all_goals)
-      throw option_error("all-goals", "does not apply with --pdb (pattern databases are for one goal: give --goal)");
+      throw option_error("all-goals", "does not apply with " + with + " (pattern databases are for one goal: give --goal)");
   }
   Problem p = read_problem(c, std::nullopt);
-  if (!f.pdb.empty()) return build_pdb(c, f, p.goal);
+  if (!f.pdb.empty() || !f.zpdb.empty()) return build_pdb(c, f, p.goal, f.pdb.empty());
   const Board& b = p.goal.board;
   if (!table_can_exist(b) && has_stock_partition(p.goal) && !f.bits && !f.checkpoint_given && !f.resume && !f.all_goals)
     return build_search(c, f, p.goal);

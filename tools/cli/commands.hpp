@@ -42,6 +42,7 @@ struct BuildFlags {
   double checkpoint_every = 300;  // seconds between checkpoints of a two-bit build (0: none)
   bool checkpoint_given = false, resume = false;
   std::string pdb;                // the pattern databases of this partition instead of a distance table
+  std::string zpdb;               // the zero-aware pattern databases of this partition
   bool force = false;             // rebuild files that exist (valid or not)
   bool automaton = false;         // the move automaton (search/automaton.hpp) instead of a table
   std::optional<std::string> automaton_depth;  // its depth, as given (checked strictly)

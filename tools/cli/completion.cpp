@@ -92,6 +92,7 @@ std::string value_action(CLI::Option& o) {
       {"heuristic", "kind=words list=$heuristics"},
       {"board", "kind=words list=$boards"},
       {"pdb", "kind=words list=$partitions"},
+      {"zpdb", "kind=words list=$partitions"},
       {"pattern", "kind=words list=$partitions"},
       {"automaton", "kind=words list='on off'"},  // solve --automaton, checked by the registry's plan
       {"db", "kind=dirs"},

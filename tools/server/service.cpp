@@ -81,6 +81,7 @@ json Service::info() const {
     const search::HeuristicInfo* info = search::find_heuristic(h["name"].get<std::string>());
     h["needs_table"] = info->needs_table;
     h["pattern_database"] = info->pattern_database;
+    h["zero_aware"] = info->zero_aware;
   }
   return {{"version", kVersion},
           {"algorithms", algs},

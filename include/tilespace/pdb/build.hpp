@@ -67,6 +67,10 @@ struct BuiltDatabase {
   double seconds = 0;
 };
 
+// How many of `values` hold each byte value (256 counts), on every core: a built database's
+// histogram before its unused top is cut.
+std::vector<std::uint64_t> count_values(std::span<const std::uint8_t> values);
+
 // Builds the database of `pattern` for `goal`. Deterministic: the same bytes for any thread count.
 // Throws ResourceError if the build does not fit in memory (checked before allocating),
 // InputError if the pattern is not valid for the goal's board.

@@ -12,6 +12,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tilespace/database.hpp"
@@ -66,6 +67,15 @@ class PatternDatabase {
   std::span<const std::uint8_t> values_;
 };
 
+// The pattern database file at `path` (database.hpp), loaded and checked to be of `kind` (2 or 6)
+// and to hold `pattern` for `goal`. Throws DataError naming the file.
+LoadedDatabase load_pattern_file(const std::filesystem::path& path, std::uint8_t kind, const State& goal,
+                                 const Pattern& pattern);
+// A loaded file's payload where `where` says: the mapping itself, or a copy in PageMemory (the
+// mapping then released). Returns the bytes and what keeps them alive.
+std::pair<std::span<const std::uint8_t>, std::shared_ptr<const void>> resident_payload(
+    const LoadedDatabase& file, PatternDatabase::Residence where, const std::string& what);
+
 struct PdbStoreOptions {
   std::filesystem::path dir = "out";
   BuildOptions build;                             // threads and progress for builds
@@ -76,20 +86,24 @@ struct PdbStoreOptions {
   double max_auto_build_seconds = 60;
 };
 
-// The database folder: files <W>x<H>-<goal>-p<tiles>.pdb, e.g. out/4x4-0-1-2-...-15-p1.2.3.4.5.6.7.pdb.
+class ZeroAwareDatabase;
+
+// The database folder: files <W>x<H>-<goal>-p<tiles>.pdb, e.g. out/4x4-0-1-2-...-15-p1.2.3.4.5.6.7.pdb,
+// and for zero-aware databases (zero_aware.hpp) <W>x<H>-<goal>-z<tiles>.zpdb.
 // Loads on demand, builds and saves the missing ones (announcing the estimated time and memory
 // first) when that is short, caches them. Not thread-safe; the databases it hands out are.
+// Each function taking `zero_aware` means the zero-aware database of the pattern when it is true.
 class PdbStore {
  public:
   explicit PdbStore(PdbStoreOptions options);
   const PdbStoreOptions& options() const noexcept { return options_; }
-  std::filesystem::path path_for(const State& goal, const Pattern& pattern) const;
+  std::filesystem::path path_for(const State& goal, const Pattern& pattern, bool zero_aware = false) const;
   // Whether the file of `pattern` for `goal` exists (it is not read).
-  bool has(const State& goal, const Pattern& pattern) const;
+  bool has(const State& goal, const Pattern& pattern, bool zero_aware = false) const;
   // What building the partition's missing databases costs: the sum of their times and files;
   // memory: every database of the partition (mapped for the search) plus the marks of the largest
   // build (build.hpp: a byte a placement).
-  BuildCost estimate(const State& goal, const Partition& partition) const;
+  BuildCost estimate(const State& goal, const Partition& partition, bool zero_aware = false) const;
   // From memory, else its file, else built and saved. Throws DataError for a bad file or when the
   // build is estimated over max_auto_build_seconds (naming `tilespace build --pdb <its tiles>`),
   // ResourceError if a build does not fit.
@@ -98,24 +112,33 @@ class PdbStore {
   // they are estimated within max_auto_build_seconds; else nothing is built and the DataError
   // names the partition's build command (`tilespace build --board 4x4 --pdb 7-8`).
   std::vector<std::shared_ptr<const PatternDatabase>> get(const State& goal, const Partition& partition);
+  // The same for zero-aware databases (`tilespace build --zpdb <tiles>`).
+  std::shared_ptr<const ZeroAwareDatabase> get_zero_aware(const State& goal, const Pattern& pattern);
+  std::vector<std::shared_ptr<const ZeroAwareDatabase>> get_zero_aware(const State& goal, const Partition& partition);
   // Builds and saves even if the file exists.
   std::shared_ptr<const PatternDatabase> build(const State& goal, const Pattern& pattern);
+  std::shared_ptr<const ZeroAwareDatabase> build_zero_aware(const State& goal, const Pattern& pattern);
 
  private:
-  void check_build_time(const State& goal, const Partition& partition) const;
+  template <class Db>
+  std::shared_ptr<const Db> get_as(const State& goal, const Pattern& pattern);
+  template <class Db>
+  std::shared_ptr<const Db> build_as(const State& goal, const Pattern& pattern);
+  void check_build_time(const State& goal, const Partition& partition, bool zero_aware) const;
   PdbStoreOptions options_;
   std::map<std::string, std::shared_ptr<const PatternDatabase>> cache_;
+  std::map<std::string, std::shared_ptr<const ZeroAwareDatabase>> zero_aware_cache_;
 };
 
 // The board's stock partitions for `goal`, the strongest first (stronger = more placements in all;
 // 3x3: 4-4; 4x4: 7-8, 6-6-3, 5-5-5; 5x5: 6-6-6-6). Throws as choose_partition.
 std::vector<Partition> stock_by_strength(const State& goal);
 
-// The partition `solve --heuristic pdb` uses for `goal`: the strongest stock partition
-// whose files are all in the store; else the strongest whose missing databases build within the
+// The partition `solve --heuristic pdb` (zpdb: `zero_aware`) uses for `goal`: the strongest stock
+// partition whose files are all in the store; else the strongest whose missing databases build within the
 // store's max_auto_build_seconds (built on first use, with a notice); else the strongest, so that
 // get() names the command that builds it. Throws InputError when the board has no stock partition
 // or the goal's blank is not in a corner (parse_partition).
-Partition choose_partition(const PdbStore& store, const State& goal);
+Partition choose_partition(const PdbStore& store, const State& goal, bool zero_aware = false);
 
 }  // namespace tilespace::pdb

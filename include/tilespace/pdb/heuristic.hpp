@@ -3,7 +3,7 @@
 // a heuristic like the others, with every algorithm.
 //
 // The heuristic is the sum of the partition's databases, each looked up with the placement of its
-// tiles; where the goal allows it (a square board with the goal's blank on the main diagonal) also
+// tiles (zero-aware databases, zero_aware.hpp: with the blank's cell too); where the goal allows it (a square board with the goal's blank on the main diagonal) also
 // the same sum for the state reflected about the main diagonal, and the maximum of the two
 // (Korf & Felner 2002). Both sums are admissible and change by at most 1 per move, so IDA* needs no
 // re-expansion tricks.
@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "tilespace/pdb/database.hpp"
+#include "tilespace/pdb/zero_aware.hpp"
 
 namespace tilespace::pdb {
 
@@ -28,6 +29,8 @@ class PdbHeuristic {
   // Precondition: the databases are patterns built for `goal`; throws InputError if they overlap
   // or there are more than kMaxPatterns of them.
   PdbHeuristic(const State& goal, std::vector<std::shared_ptr<const PatternDatabase>> databases);
+  // The same over zero-aware databases (zero_aware() is then true and databases() empty).
+  PdbHeuristic(const State& goal, std::vector<std::shared_ptr<const ZeroAwareDatabase>> databases);
 
   const State& goal() const noexcept { return goal_; }
   bool reflects() const noexcept { return reflect_; }
@@ -42,21 +45,28 @@ class PdbHeuristic {
     std::uint8_t index = 0;    // its position in that pattern
   };
   const std::vector<std::shared_ptr<const PatternDatabase>>& databases() const noexcept { return dbs_; }
+  bool zero_aware() const noexcept { return !zdbs_.empty(); }
+  const std::vector<std::shared_ptr<const ZeroAwareDatabase>>& zero_aware_databases() const noexcept { return zdbs_; }
+  // The patterns, in order, whichever the kind.
+  std::vector<const Pattern*> patterns() const;
   Slot slot(int tile) const noexcept { return slot_[tile]; }
   int mirror_tile(int tile) const noexcept { return sigma_[tile]; }  // tile whose goal cell is the transposed one
   int mirror_cell(int cell) const noexcept { return transpose_[cell]; }
 
  private:
+  void place(const std::vector<const Pattern*>& patterns);  // the slots and the reflection
   int sum(const std::array<std::uint8_t, kMaxPdbCells>& cell_of_tile) const;
   State goal_;
   std::vector<std::shared_ptr<const PatternDatabase>> dbs_;
+  std::vector<std::shared_ptr<const ZeroAwareDatabase>> zdbs_;
   std::array<Slot, kMaxPdbCells> slot_{};
   bool reflect_ = false;
   std::array<std::uint8_t, kMaxPdbCells> sigma_{}, transpose_{};
 };
 
-// Builds or loads (through `store`) the databases of `partition` for `goal`: PdbStore::get, which
-// refuses (DataError naming the build command) missing databases that take over a minute to build.
-PdbHeuristic make_heuristic(PdbStore& store, const State& goal, const Partition& partition);
+// Builds or loads (through `store`) the databases of `partition` for `goal` (zero-aware ones with
+// `zero_aware`): PdbStore::get, which refuses (DataError naming the build command) missing
+// databases that take over a minute to build.
+PdbHeuristic make_heuristic(PdbStore& store, const State& goal, const Partition& partition, bool zero_aware = false);
 
 }  // namespace tilespace::pdb

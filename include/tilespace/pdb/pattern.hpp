@@ -60,6 +60,44 @@ std::vector<std::string> stock_partitions(const Board& board);
 // Precondition: pattern tiles are tiles of `s`.
 std::array<std::uint8_t, kMaxPdbCells> placement_of(const State& s, const Pattern& p);
 
+// The board's cells as bit masks, and the flood fill of free cells: the *regions* a set of pattern
+// tiles cuts the free cells into (the blank roams through its region without moving a pattern tile).
+struct CellGrid {
+  int w;
+  CellMask all = 0, not_first_col = 0, not_last_col = 0;
+  explicit CellGrid(const Board& b) : w(b.width()) {
+    for (int c = 0; c < b.cells(); ++c) {
+      all |= CellMask{1} << c;
+      if (b.col(c) != 0) not_first_col |= CellMask{1} << c;
+      if (b.col(c) != b.width() - 1) not_last_col |= CellMask{1} << c;
+    }
+  }
+  // The cells next to a cell of m.
+  CellMask around(CellMask m) const noexcept {
+    return ((m >> w) | (m << w) | ((m >> 1) & not_last_col) | ((m << 1) & not_first_col)) & all;
+  }
+  // The cells of `allowed` connected to `seed` (seed must be inside allowed).
+  CellMask fill(CellMask seed, CellMask allowed) const noexcept {
+    for (;;) {
+      const CellMask next = (seed | around(seed)) & allowed;
+      if (next == seed) return seed;
+      seed = next;
+    }
+  }
+  // The number of the region `r` among the regions of `free` in order of their lowest cells
+  // (0 for the region of the lowest free cell), at most `cap`.
+  int region_number(CellMask r, CellMask free, int cap = kMaxPdbCells) const noexcept {
+    if (r == free) return 0;
+    CellMask lower = free & ~r & ((r & (0u - r)) - 1);
+    int i = 0;
+    while (lower && i < cap) {
+      lower &= ~fill(lower & (0u - lower), free);
+      ++i;
+    }
+    return i;
+  }
+};
+
 // Perfect hash of the placements of k tiles on n cells (1 <= k < n <= 32).
 class PlacementRanker {
   __extension__ using Wide = unsigned __int128;  // GCC/Clang: the high half of a 64x64 product

@@ -1,4 +1,4 @@
-// The additive pattern-database heuristic as a search heuristic (heuristics.hpp's contract), so
+// The pattern-database heuristics (additive and zero-aware) as search heuristics (heuristics.hpp's contract), so
 // pattern databases work with every algorithm on every board up to 5x5.
 //
 // h = the sum over the partition's databases of the value of its tiles' placement; where the goal
@@ -21,6 +21,8 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <memory>
+#include <vector>
 
 #include "tilespace/errors.hpp"
 #include "tilespace/pdb/heuristic.hpp"
@@ -28,8 +30,16 @@
 
 namespace tilespace::search {
 
-template <class D>
-class PatternDatabases {
+namespace detail {
+
+// The heuristic over either kind of pattern database, given how to look one up (Lookup):
+//   static int first(const Db&, const std::uint8_t* cells, int blank)          a state's value;
+//   static int next(const Db&, int before, const std::uint8_t* cells, int blank)  after a move of
+//     one of the database's tiles, from the value before it.
+// It keeps, in each node's Value, every pattern's placement and value (direct and reflected); a
+// move looks up only the pattern of the tile that moved and its reflected pattern.
+template <class D, class Db, class Lookup>
+class PatternSum {
  public:
   static constexpr bool kAdmissible = true;
   static constexpr bool kUnrolled = true;  // IDA* unrolls its node loop on static boards
@@ -42,10 +52,10 @@ class PatternDatabases {
   };
   static int value(const Value& v) noexcept { return std::max(v.sum, v.msum); }
 
-  // Precondition: `tables` was made for d.goal.
-  PatternDatabases(const D& d, const pdb::PdbHeuristic& tables) : reflect_(tables.reflects()) {
+  // Precondition: `dbs` are `tables`' databases, made for d.goal.
+  PatternSum(const D& d, const pdb::PdbHeuristic& tables, const std::vector<std::shared_ptr<const Db>>& dbs)
+      : reflect_(tables.reflects()) {
     if (!(tables.goal() == d.goal)) throw InputError("the pattern databases are for another goal");
-    const auto& dbs = tables.databases();
     patterns_ = static_cast<int>(dbs.size());
     int offset = 0;
     for (int j = 0; j < patterns_; ++j) {
@@ -61,7 +71,7 @@ class PatternDatabases {
     for (int c = 0; c < d.cells(); ++c) mcell_[c] = static_cast<std::uint8_t>(tables.mirror_cell(c));
   }
 
-  Value eval(typename D::Word p, int) const noexcept {
+  Value eval(typename D::Word p, int blank) const {
     Value v{};
     for (int c = 0; c < D::kCells; ++c) {
       const int t = D::tile_at(p, c);
@@ -70,21 +80,21 @@ class PatternDatabases {
       if (mslot_[t].pattern >= 0) v.mirror[mslot_[t].at] = mcell_[c];
     }
     for (int j = 0; j < patterns_; ++j) {
-      v.val[j] = static_cast<std::uint8_t>(db_[j]->value(&v.cells[off_[j]]));
+      v.val[j] = static_cast<std::uint8_t>(Lookup::first(*db_[j], &v.cells[off_[j]], blank));
       v.sum = static_cast<std::int16_t>(v.sum + v.val[j]);
       if (reflect_) {
-        v.mval[j] = static_cast<std::uint8_t>(db_[j]->value(&v.mirror[off_[j]]));
+        v.mval[j] = static_cast<std::uint8_t>(Lookup::first(*db_[j], &v.mirror[off_[j]], mcell_[blank]));
         v.msum = static_cast<std::int16_t>(v.msum + v.mval[j]);
       }
     }
     return v;
   }
 
-  Value update(const Value& v, typename D::Word, int, int tile, int, int to, int cap) const noexcept {
+  Value update(const Value& v, typename D::Word, int blank_after, int tile, int, int to, int cap) const noexcept {
     Value n = v;
     if (const Slot s = slot_[tile]; s.pattern >= 0) {
       n.cells[s.at] = static_cast<std::uint8_t>(to);
-      const int nv = db_[s.pattern]->value(&n.cells[off_[s.pattern]]);
+      const int nv = Lookup::next(*db_[s.pattern], n.val[s.pattern], &n.cells[off_[s.pattern]], blank_after);
       n.sum = static_cast<std::int16_t>(n.sum + nv - n.val[s.pattern]);
       n.val[s.pattern] = static_cast<std::uint8_t>(nv);
     }
@@ -94,7 +104,7 @@ class PatternDatabases {
         n.msum = 0;
         return n;
       }
-      const int nv = db_[m.pattern]->value(&n.mirror[off_[m.pattern]]);
+      const int nv = Lookup::next(*db_[m.pattern], n.mval[m.pattern], &n.mirror[off_[m.pattern]], mcell_[blank_after]);
       n.msum = static_cast<std::int16_t>(n.msum + nv - n.mval[m.pattern]);
       n.mval[m.pattern] = static_cast<std::uint8_t>(nv);
     }
@@ -111,10 +121,55 @@ class PatternDatabases {
   };
   bool reflect_;
   int patterns_ = 0;
-  std::array<const pdb::PatternDatabase*, pdb::kMaxPatterns> db_{};
+  std::array<const Db*, pdb::kMaxPatterns> db_{};
   std::array<std::uint8_t, pdb::kMaxPatterns> off_{};
   std::array<Slot, kMaxBoardCells> slot_{}, mslot_{};
   std::array<std::uint8_t, kMaxBoardCells> mcell_{};
+};
+
+// Additive databases: one byte a placement, the blank ignored.
+struct AdditiveLookup {
+  static int first(const pdb::PatternDatabase& db, const std::uint8_t* cells, int) noexcept { return db.value(cells); }
+  static int next(const pdb::PatternDatabase& db, int, const std::uint8_t* cells, int) noexcept { return db.value(cells); }
+};
+
+// Zero-aware databases at one bit an entry: the first value by descent, then one bit a move.
+struct ZeroAwareLookup {
+  static int first(const pdb::ZeroAwareDatabase& db, const std::uint8_t* cells, int blank) { return db.value(cells, blank); }
+  static int next(const pdb::ZeroAwareDatabase& db, int before, const std::uint8_t* cells, int blank) noexcept {
+    return db.next(before, cells, blank);
+  }
+};
+
+inline const pdb::PdbHeuristic& zero_aware_tables(const pdb::PdbHeuristic& tables) {
+  if (!tables.zero_aware()) throw InputError("the zpdb heuristic needs zero-aware pattern databases");
+  return tables;
+}
+
+}  // namespace detail
+
+template <class D>
+class PatternDatabases : public detail::PatternSum<D, pdb::PatternDatabase, detail::AdditiveLookup> {
+ public:
+  // Precondition: `tables` was made for d.goal.
+  PatternDatabases(const D& d, const pdb::PdbHeuristic& tables)
+      : detail::PatternSum<D, pdb::PatternDatabase, detail::AdditiveLookup>(d, tables, tables.databases()) {}
+};
+
+// The same sum over zero-aware databases at one bit an entry (pdb/zero_aware.hpp): their values
+// depend on the blank's cell too, and a move of one of a database's tiles changes its value by
+// exactly one, the one of the two that its bit names (ZeroAwareDatabase::next). So the node's
+// Value holds every pattern's exact value: eval finds them by descent (a few hundred lookups, once
+// a search), update reads one bit per changed pattern. A move of another tile leaves the blank in
+// its region and the value as it was. Under a cap, a node whose reflected lookup was skipped keeps
+// no reflected values, and is pruned, never expanded (as for additive databases).
+template <class D>
+class ZeroAwareDatabases : public detail::PatternSum<D, pdb::ZeroAwareDatabase, detail::ZeroAwareLookup> {
+ public:
+  // Precondition: `tables` holds zero-aware databases made for d.goal (InputError otherwise).
+  ZeroAwareDatabases(const D& d, const pdb::PdbHeuristic& tables)
+      : detail::PatternSum<D, pdb::ZeroAwareDatabase, detail::ZeroAwareLookup>(
+            d, tables, detail::zero_aware_tables(tables).zero_aware_databases()) {}
 };
 
 }  // namespace tilespace::search

@@ -77,18 +77,23 @@ struct AlgorithmInfo {
 };
 
 struct HeuristicInfo {
-  std::string_view name;          // "pdb" stands for every pattern-database heuristic (pdb:SPEC)
+  std::string_view name;          // "pdb" and "zpdb" stand for every heuristic of their kind (pdb:SPEC)
   bool admissible;
   bool needs_table;               // the goal's exact distance table
-  bool pattern_database;          // additive pattern databases (any board up to 5x5, any algorithm)
+  bool pattern_database;          // pattern databases, additive or zero-aware (boards up to 5x5, any algorithm)
   std::string_view description;
+  bool zero_aware = false;        // zero-aware pattern databases (pdb/zero_aware.hpp)
 };
 
 const std::vector<AlgorithmInfo>& algorithm_catalog();
 const std::vector<HeuristicInfo>& heuristic_catalog();
 const AlgorithmInfo* find_algorithm(std::string_view name) noexcept;
-// "pdb" and "pdb:SPEC" both find the pattern-database entry.
+// "pdb" and "pdb:SPEC" both find the pattern-database entry ("zpdb" and "zpdb:SPEC" the zero-aware one).
 const HeuristicInfo* find_heuristic(std::string_view name) noexcept;
+// A heuristic's name split at its first ':': the catalogue entry ("pdb:7-8" -> "pdb") and the
+// partition ("7-8"; "" when there is no ':').
+std::string_view heuristic_entry(std::string_view name) noexcept;
+std::string_view heuristic_partition(std::string_view name) noexcept;
 // "table, bfs, bibfs, ..." for messages and help texts.
 std::string algorithm_names();
 std::string heuristic_names();
@@ -139,6 +144,7 @@ struct SolvePlan {
   std::string heuristic;         // "" when the algorithm takes none; "pdb" or "pdb:SPEC" for pattern databases
   std::string pattern;           // --pattern (pattern databases), may be empty
   bool pattern_database = false;
+  bool zero_aware = false;       // the pattern databases are zero-aware ones
   double weight = 2.0;
   int depth_limit = 50;
   Limits limits;             // aidastar: max_bytes is A*'s memory, not a limit

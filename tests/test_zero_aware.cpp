@@ -1,0 +1,426 @@
+// Zero-aware pattern databases (pdb/zero_aware.hpp): the index against the (placement, region)
+// pairs, the values against a naive 0-1 search over (tiles, blank), admissibility and the exact
+// +-1 steps against the exact 8-puzzle table, the one-bit lookups against the full-width values on
+// every entry, the files, and optimal searches with them.
+#include <catch2/catch.hpp>
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_reduce.h>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <random>
+
+#include "support.hpp"
+#include "tilespace/distance_table.hpp"
+#include "tilespace/errors.hpp"
+#include "tilespace/goal_table.hpp"
+#include "tilespace/pdb/heuristic.hpp"
+#include "tilespace/pdb/zero_aware.hpp"
+#include "tilespace/search/solve.hpp"
+
+using namespace tilespace;
+using namespace tilespace::pdb;
+
+namespace {
+
+std::array<std::uint8_t, kMaxPdbCells> cells_of(const State& s, const Pattern& p) { return placement_of(s, p); }
+
+// Every entry's neighbours in the index (the moves of a pattern tile into the blank's region),
+// with the cells after the move and the blank's new cell.
+template <class F>
+void for_each_move(const ZeroAwareIndex& index, std::uint64_t entry, F&& f) {
+  std::array<std::uint8_t, kMaxPdbCells> pos{};
+  const CellMask region = index.unrank(entry, pos.data());
+  const CellGrid& g = index.grid();
+  CellMask cover = 0;
+  for (int i = 0; i < index.tiles(); ++i) cover |= CellMask{1} << pos[i];
+  for (int i = 0; i < index.tiles(); ++i) {
+    const int from = pos[i];
+    if (!(g.around(region) & (CellMask{1} << from))) continue;
+    for (CellMask to = g.around(CellMask{1} << from) & region; to; to &= to - 1) {
+      pos[i] = static_cast<std::uint8_t>(std::countr_zero(to));
+      f(pos.data(), from);
+    }
+    pos[i] = static_cast<std::uint8_t>(from);
+  }
+}
+
+// The one-bit database reproduces the full-width values: after every move from every entry
+// (the rule of `next`, from the exact value before: one rank a move), and by descent (`value`) from
+// every `descent_every`-th entry. On every core: a 6-tile 5x5 pattern has 181 M entries.
+void check_one_bit(const State& goal, const Pattern& p, std::uint64_t descent_every) {
+  const BuiltZeroAware built = build_zero_aware_values(goal, p);
+  const ZeroAwareDatabase db = ZeroAwareDatabase::from_values(goal, p, built.values, built.histogram);
+  const ZeroAwareIndex& index = db.index();
+  REQUIRE(built.values.size() == index.size());
+  struct Count {
+    std::uint64_t wrong_next = 0, wrong_step = 0, moves = 0, wrong_descent = 0, descents = 0;
+  };
+  const Count n = tbb::parallel_reduce(
+      tbb::blocked_range<std::uint64_t>(0, index.size(), 1 << 16), Count{},
+      [&](const tbb::blocked_range<std::uint64_t>& r, Count c) {
+        std::array<std::uint8_t, kMaxPdbCells> pos{};
+        for (std::uint64_t e = r.begin(); e < r.end(); ++e) {
+          const int v = built.values[e];
+          for_each_move(index, e, [&](const std::uint8_t* after, int blank) {
+            const std::uint64_t t = index.rank(after, blank);
+            const int w = built.values[t];
+            c.wrong_step += std::abs(w - v) != 1;
+            // ZeroAwareDatabase::next's rule on this entry's bit.
+            c.wrong_next += (((v + 1) >> 1) & 1) == db.bit(t) ? w != v + 1 : w != v - 1;
+            ++c.moves;
+          });
+          if (e % descent_every == 0) {
+            const CellMask region = index.unrank(e, pos.data());
+            c.wrong_descent += db.value(pos.data(), std::countr_zero(region)) != v;
+            ++c.descents;
+          }
+        }
+        return c;
+      },
+      [](Count a, const Count& b) {
+        a.wrong_next += b.wrong_next;
+        a.wrong_step += b.wrong_step;
+        a.moves += b.moves;
+        a.wrong_descent += b.wrong_descent;
+        a.descents += b.descents;
+        return a;
+      });
+  INFO(goal.board.name() << " pattern " << p.name() << ": " << index.size() << " entries, " << n.moves << " moves");
+  CHECK(n.moves > index.size());
+  CHECK(n.wrong_step == 0);
+  CHECK(n.wrong_next == 0);
+  CHECK(n.descents > 0);
+  CHECK(n.wrong_descent == 0);
+  // next() itself, on a sample of moves.
+  std::uint64_t wrong = 0, tried = 0;
+  for (std::uint64_t e = 0; e < index.size(); e += 1 + index.size() / 5000) {
+    const int v = built.values[e];
+    for_each_move(index, e, [&](const std::uint8_t* after, int blank) {
+      wrong += db.next(v, after, blank) != built.values[index.rank(after, blank)];
+      ++tried;
+    });
+  }
+  CHECK(tried > 5000);
+  CHECK(wrong == 0);
+}
+
+search::Result solve_with(const State& start, const PdbHeuristic& h, const std::string& algorithm = "idastar") {
+  search::SolveOptions o;
+  o.algorithm = algorithm;
+  o.heuristic = "zpdb";
+  o.pdb = &h;
+  o.threads = 1;
+  return search::solve(start, h.goal(), o);
+}
+
+}  // namespace
+
+TEST_CASE("zero-aware index: rank and unrank are inverse, one entry per placement and region of the blank", "[pdb][zero-aware]") {
+  struct Case {
+    Board board;
+    int tiles;
+  };
+  for (const Case& c : {Case{Board(3, 3), 1}, Case{Board(3, 3), 3}, Case{Board(3, 3), 6}, Case{Board(2, 4), 3},
+                        Case{Board(4, 3), 4}, Case{Board(4, 4), 3}, Case{Board(5, 5), 2}}) {
+    INFO(c.board.name() << ", " << c.tiles << " tiles");
+    const ZeroAwareIndex index(c.board, c.tiles);
+    const PlacementRanker placements(c.board.cells(), c.tiles);
+    const CellGrid& g = index.grid();
+    // The entries are the (placement, region) pairs.
+    std::uint64_t pairs = 0;
+    std::array<std::uint8_t, kMaxPdbCells> pos{};
+    for (std::uint64_t r = 0; r < placements.size(); ++r) {
+      placements.unrank(r, pos.data());
+      CellMask cover = 0;
+      for (int i = 0; i < c.tiles; ++i) cover |= CellMask{1} << pos[i];
+      for (CellMask rest = g.all & ~cover; rest; ++pairs) rest &= ~g.fill(rest & (0u - rest), g.all & ~cover);
+    }
+    CHECK(index.size() == pairs);
+    // Every entry comes back from every cell of its region, and the regions are the free cells'.
+    std::uint64_t wrong = 0;
+    for (std::uint64_t e = 0; e < index.size(); ++e) {
+      const CellMask region = index.unrank(e, pos.data());
+      CellMask cover = 0;
+      for (int i = 0; i < c.tiles; ++i) cover |= CellMask{1} << pos[i];
+      wrong += std::popcount(cover) != c.tiles || (region & cover) != 0 || region == 0 ||
+               g.fill(region & (0u - region), g.all & ~cover) != region;
+      for (CellMask m = region; m; m &= m - 1) wrong += index.rank(pos.data(), std::countr_zero(m)) != e;
+    }
+    CHECK(wrong == 0);
+  }
+  CHECK_THROWS_WITH(ZeroAwareIndex(Board(3, 3), 7), Catch::Contains("has 1 to 6 tiles"));
+  CHECK_THROWS_WITH(ZeroAwareIndex(Board(3, 3), 0), Catch::Contains("has 1 to 6 tiles"));
+}
+
+TEST_CASE("zero-aware databases equal a naive 0-1 search over (tiles, blank)", "[pdb][zero-aware]") {
+  struct Case {
+    State goal;
+    Pattern pattern;
+  };
+  for (const Case& c : {Case{canonical_goal(Board(3, 3), 8), Pattern{{1, 2, 4, 5}}},
+                        Case{canonical_goal(Board(3, 3), 0), Pattern{{3, 6, 7, 8}}},
+                        Case{canonical_goal(Board(3, 3), 4), Pattern{{1, 8, 3}}},
+                        Case{canonical_goal(Board(2, 3), 5), Pattern{{1, 2}}},
+                        Case{canonical_goal(Board(4, 3), 11), Pattern{{2, 7, 5}}},
+                        Case{canonical_goal(Board(4, 4), 0), Pattern{{1, 4, 5}}}}) {
+    INFO(c.goal.board.name() << " goal " << c.goal.to_string() << " pattern " << c.pattern.name());
+    const BuiltZeroAware db = build_zero_aware_values(c.goal, c.pattern);
+    const auto naive = testing::naive_pattern_costs(c.goal, c.pattern.tiles);
+    const ZeroAwareIndex index(c.goal.board, static_cast<int>(c.pattern.tiles.size()));
+    std::uint64_t wrong = 0;
+    for (const auto& [key, d] : naive) {
+      std::vector<std::uint8_t> pos(key.begin(), key.end() - 1);
+      wrong += db.values[index.rank(pos.data(), key.back())] != d;
+    }
+    CHECK(wrong == 0);
+    // Every entry was reached (the naive search meets each region through each of its cells).
+    std::uint64_t total = 0;
+    for (const auto h : db.histogram) total += h;
+    CHECK(total == index.size());
+    CHECK(db.histogram[0] == 1);
+  }
+}
+
+TEST_CASE("zero-aware 8-puzzle databases never overestimate, never fall below the additive ones, and step by one",
+          "[pdb][zero-aware]") {
+  testing::TempDir dir;
+  for (const int blank : {8, 0, 4}) {
+    const State goal = canonical_goal(Board(3, 3), blank);
+    PdbStoreOptions o;
+    o.dir = dir.path;
+    PdbStore store(o);
+    const Partition part = blank == 4 ? parse_partition("1,2,3,4/5,6,7,8", goal) : parse_partition("4-4", goal);
+    const PdbHeuristic additive = make_heuristic(store, goal, part);
+    const PdbHeuristic zero = make_heuristic(store, goal, part, true);
+    REQUIRE(zero.zero_aware());
+    CHECK(zero.reflects());
+    const DistanceTable table = DistanceTable::build(Board(3, 3), blank);
+    // Each database's value of a state, by descent, once an entry.
+    std::vector<std::vector<int>> memo;
+    for (const auto& db : zero.zero_aware_databases()) memo.emplace_back(db->index().size(), -1);
+    auto value_of = [&](std::size_t j, const State& s) {
+      const auto& db = *zero.zero_aware_databases()[j];
+      const auto cells = cells_of(s, db.pattern());
+      int& v = memo[j][db.index().rank(cells.data(), s.blank)];
+      if (v < 0) v = db.value(cells.data(), s.blank);
+      return v;
+    };
+    std::uint64_t over = 0, below_additive = 0, bad_steps = 0, steps = 0, z_sum = 0, a_sum = 0, higher = 0;
+    for (std::uint64_t r = 0; r < table.ranker().size(); ++r) {
+      const State s = GoalTable(table, blank).state_of_rank(r, goal);
+      const int d = *table.distance(s, goal);
+      const int z = zero.evaluate(s), a = additive.evaluate(s);
+      over += zero.direct(s) > d || zero.reflected(s) > d;
+      below_additive += zero.direct(s) < additive.direct(s) || zero.reflected(s) < additive.reflected(s);
+      higher += z > a;
+      z_sum += static_cast<std::uint64_t>(z);
+      a_sum += static_cast<std::uint64_t>(a);
+      // Each database's value moves by exactly one when one of its tiles moves, else not at all.
+      const auto& nb = s.board.neighbours(s.blank);
+      for (int m = 0; m < nb.count; ++m) {
+        const State t = s.moved(nb.cell[m]);
+        const int tile = s.tiles[nb.cell[m]];
+        for (std::size_t j = 0; j < zero.zero_aware_databases().size(); ++j) {
+          const auto& tiles = zero.zero_aware_databases()[j]->pattern().tiles;
+          const bool mine = std::find(tiles.begin(), tiles.end(), tile) != tiles.end();
+          const int before = value_of(j, s), after = value_of(j, t);
+          bad_steps += mine ? std::abs(after - before) != 1 : after != before;
+          ++steps;
+        }
+      }
+    }
+    INFO("goal blank " << blank << ": mean h " << double(z_sum) / 181440 << " against additive " << double(a_sum) / 181440);
+    CHECK(steps > 0);
+    CHECK(over == 0);
+    CHECK(below_additive == 0);
+    CHECK(bad_steps == 0);
+    CHECK(higher > 0);
+    CHECK(z_sum > a_sum);
+  }
+}
+
+TEST_CASE("one-bit zero-aware lookups equal the full-width values on every entry of 8-puzzle patterns",
+          "[pdb][zero-aware]") {
+  check_one_bit(canonical_goal(Board(3, 3), 0), Pattern{{1, 2, 3, 4}}, 1);
+  check_one_bit(canonical_goal(Board(3, 3), 4), Pattern{{5, 6, 7, 8}}, 1);
+  check_one_bit(canonical_goal(Board(4, 3), 11), Pattern{{1, 2, 3, 5, 6}}, 7);
+}
+
+TEST_CASE("one-bit zero-aware lookups equal the full-width values on every entry of the 4x4 patterns in use",
+          "[pdb][zero-aware][slow]") {
+  const State korf = canonical_goal(Board(4, 4), 0);
+  // The 6-6-3 partition the 4x4 tests search with: every entry after every move, and by descent
+  // from one entry in 97.
+  for (const Pattern& p : parse_partition("6-6-3", korf).patterns) check_one_bit(korf, p, 97);
+}
+
+TEST_CASE("one-bit zero-aware lookups equal the full-width values on every entry of a 6-tile 5x5 pattern",
+          "[pdb][zero-aware][big]") {
+  const State goal = canonical_goal(Board(5, 5), 0);
+  check_one_bit(goal, parse_partition("6-6-6-6", goal).patterns.front(), 100003);
+}
+
+TEST_CASE("zero-aware database files round-trip and reject foreign, truncated or corrupt files", "[pdb][zero-aware]") {
+  testing::TempDir dir;
+  const State goal = canonical_goal(Board(4, 4), 0);
+  const Pattern p{{1, 2, 3, 4}};
+  const ZeroAwareDatabase built = ZeroAwareDatabase::build(goal, p);
+  const auto file = dir / "a.zpdb";
+  built.save(file);
+  const ZeroAwareDatabase loaded = ZeroAwareDatabase::load(file, goal, p);
+  CHECK(std::ranges::equal(loaded.words(), built.words()));
+  CHECK(loaded.histogram() == built.histogram());
+  CHECK_THROWS_WITH(ZeroAwareDatabase::load(file, goal, Pattern{{1, 2, 3, 5}}), Catch::Contains("holds pattern 1,2,3,4"));
+  CHECK_THROWS_WITH(ZeroAwareDatabase::load(file, canonical_goal(Board(4, 4), 15), p), Catch::Contains("built for the goal"));
+  std::string bytes = testing::read_file(file);
+  std::string flipped = bytes;
+  flipped[kHeaderSize + 777] = static_cast<char>(flipped[kHeaderSize + 777] ^ 1);
+  testing::write_file(dir / "bad.zpdb", flipped);
+  CHECK_THROWS_WITH(ZeroAwareDatabase::load(dir / "bad.zpdb", goal, p), Catch::Contains("does not match its checksum"));
+  testing::write_file(dir / "short.zpdb", bytes.substr(0, bytes.size() - 10));
+  CHECK_THROWS_WITH(ZeroAwareDatabase::load(dir / "short.zpdb", goal, p), Catch::Contains("truncated"));
+  // An additive database is not a zero-aware one, nor the other way round.
+  PatternDatabase::build(goal, p).save(dir / "a.pdb");
+  CHECK_THROWS_WITH(ZeroAwareDatabase::load(dir / "a.pdb", goal, p), Catch::Contains("not a zero-aware pattern database"));
+  CHECK_THROWS_WITH(PatternDatabase::load(file, goal, p), Catch::Contains("not a pattern database"));
+  // A header claiming another entry count (resealed, so that only the count is wrong).
+  std::string count = bytes;
+  testing::put_at<std::uint64_t>(count, 24, built.index().size() + 64);
+  testing::reseal_header(count, 56);
+  testing::write_file(dir / "count.zpdb", count);
+  CHECK_THROWS_AS(ZeroAwareDatabase::load(dir / "count.zpdb", goal, p), DataError);
+  // The store names the file and the command that rebuilds it.
+  PdbStoreOptions o;
+  o.dir = dir / "store";
+  PdbStore store(o);
+  std::filesystem::create_directories(o.dir);
+  testing::write_file(store.path_for(goal, p, true), flipped);
+  CHECK_THROWS_WITH(store.get_zero_aware(goal, p), Catch::Contains(store.path_for(goal, p, true).string()) &&
+                                                      Catch::Contains("tilespace build") && Catch::Contains("--zpdb 1,2,3,4 --force"));
+  CHECK(store.path_for(goal, p, true).filename().string().ends_with("-z1.2.3.4.zpdb"));
+}
+
+TEST_CASE("searches with zero-aware databases are optimal: 8-puzzle states and Korf's quickest instances",
+          "[pdb][zero-aware][korf]") {
+  testing::TempDir dir;
+  {
+    const State goal = canonical_goal(Board(3, 3), 0);
+    PdbStoreOptions o;
+    o.dir = dir.path;
+    PdbStore store(o);
+    const PdbHeuristic h = make_heuristic(store, goal, parse_partition("4-4", goal), true);
+    const DistanceTable table = DistanceTable::build(Board(3, 3), 0);
+    std::mt19937_64 rng(2028);
+    for (int i = 0; i < 300; ++i) {
+      const State s = GoalTable(table, 0).state_of_rank(rng() % table.ranker().size(), goal);
+      for (const char* algorithm : {"idastar", "astar"}) {
+        const search::Result r = solve_with(s, h, algorithm);
+        REQUIRE(r.solved);
+        REQUIRE(static_cast<int>(r.path.size()) - 1 == *table.distance(s, goal));
+      }
+    }
+  }
+  // Korf's 100, the quickest ten with 6-6-3 zero-aware databases and the hybrid search.
+  const Board board(4, 4);
+  const State goal = canonical_goal(board, 0);
+  PdbStoreOptions o;
+  o.dir = dir.path;
+  PdbStore store(o);
+  const PdbHeuristic h = make_heuristic(store, goal, parse_partition("6-6-3", goal), true);
+  std::ifstream in(std::string(TILESPACE_TEST_DATA) + "/korf100.tsv");
+  std::string line;
+  std::vector<std::pair<State, int>> korf;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    const auto tab = line.find('\t');
+    korf.emplace_back(parse_state(line.substr(0, tab), board), std::stoi(line.substr(tab + 1)));
+  }
+  REQUIRE(korf.size() == 100);
+  for (const int i : {0, 1, 2, 4, 6, 7, 9, 11, 15, 21}) {  // instances solved in well under a second
+    INFO("Korf's instance " << i + 1);
+    CHECK(h.evaluate(korf[i].first) <= korf[i].second);
+    const search::Result r = solve_with(korf[i].first, h, "idastar");
+    REQUIRE(r.solved);
+    CHECK(static_cast<int>(r.path.size()) - 1 == korf[i].second);
+  }
+}
+
+TEST_CASE("zero-aware database builds are deterministic across thread counts", "[pdb][zero-aware][threads]") {
+  const State goal = canonical_goal(Board(4, 4), 0);
+  const Pattern p{{1, 4, 5, 8}};
+  BuildOptions one, two, three;
+  one.threads = 1;
+  two.threads = 2;
+  three.threads = 3;
+  const BuiltZeroAware a = build_zero_aware_values(goal, p, one);
+  const BuiltZeroAware b = build_zero_aware_values(goal, p, two);
+  const BuiltZeroAware c = build_zero_aware_values(goal, p, three);
+  CHECK(std::ranges::equal(a.values, b.values));
+  CHECK(std::ranges::equal(a.values, c.values));
+  CHECK(a.histogram == b.histogram);
+  CHECK(a.histogram == c.histogram);
+}
+
+TEST_CASE("zero-aware databases from the command line: build --zpdb, solve, verify and compare with zpdb", "[pdb][zero-aware][cli]") {
+  testing::TempDir dir;
+  SECTION("build --zpdb builds, keeps and names them; solve --heuristic zpdb finds the optimal length") {
+    auto r = testing::run_cli("build --zpdb 4-4 --json", dir.path);
+    REQUIRE(r.rc == 0);
+    CHECK_THAT(r.out, Catch::Contains("\"zero_aware\":true") && Catch::Contains("-z8.7.5.4.zpdb") && Catch::Contains("-z6.3.2.1.zpdb") &&
+                          Catch::Contains("\"up_to_date\":false"));
+    r = testing::run_cli("build --zpdb 4-4", dir.path);
+    REQUIRE(r.rc == 0);
+    CHECK_THAT(r.out, Catch::StartsWith("up to date: out/3x3-123456780-z8.7.5.4.zpdb"));
+    r = testing::run_cli("solve --heuristic zpdb:4-4 '8 6 7 2 5 4 3 0 1' --json", dir.path);
+    REQUIRE(r.rc == 0);
+    CHECK_THAT(r.out, Catch::Contains("\"length\":31") && Catch::Contains("\"heuristic\":\"zpdb:4-4\""));
+    CHECK_THAT(r.err, !Catch::Contains("building zero-aware"));
+    r = testing::run_cli("solve --heuristic zpdb '8 6 7 2 5 4 3 0 1' -a astar", dir.path);
+    REQUIRE(r.rc == 0);
+    CHECK_THAT(r.out, Catch::StartsWith("31 moves: "));
+    // The heuristic searches, on 3,000 8-puzzle states against the table.
+    r = testing::run_cli("verify --algorithms idastar:zpdb:4-4,astar:zpdb,aidastar:zpdb:4-4 --sample 3000 --seed 7", dir.path);
+    CHECK(r.rc == 0);
+    CHECK_THAT(r.out, Catch::Contains("zpdb"));
+    r = testing::run_cli("compare --algorithms idastar:pdb:4-4,idastar:zpdb:4-4 '8 6 7 2 5 4 3 0 1' --json", dir.path);
+    CHECK(r.rc == 0);
+    CHECK_THAT(r.out, Catch::Contains("zpdb:4-4"));
+  }
+  SECTION("a missing database that builds within a minute is built first; a long one is refused with its command") {
+    auto r = testing::run_cli("solve --heuristic zpdb:1,2,3/4,5,6 '1 2 3 4 5 6 7 0 8'", dir.path);
+    REQUIRE(r.rc == 0);
+    CHECK_THAT(r.err, Catch::Contains("building zero-aware pattern 1,2,3"));
+    r = testing::run_cli("solve --board 5x5 --heuristic zpdb:6-6-6-6 --goal '0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24' "
+                         "'1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24'",
+                         dir.path);
+    CHECK(r.rc == 3);
+    CHECK_THAT(r.err, Catch::Contains("zero-aware pattern database 6-6-6-6") && Catch::Contains("build --board 5x5") &&
+                          Catch::Contains("--zpdb 6-6-6-6"));
+  }
+  SECTION("options that do not apply and patterns too large are errors naming them; a corrupt file is a data error") {
+    const std::pair<const char*, const char*> refused[] = {
+        {"build --zpdb 4-4 --pdb 4-4", "--zpdb: does not apply with --pdb"},
+        {"build --zpdb 4-4 --bits 1", "--bits: does not apply with --zpdb"},
+        {"build --zpdb 4-4 --all-goals", "--all-goals: does not apply with --zpdb"},
+        {"build --zpdb 1,2,3,4,5,6,7", "a zero-aware pattern on the 3x3 board has 1 to 6 tiles"},
+        {"solve --heuristic zpdb:1,2,3,4,5,6,7 '1 2 3 4 5 6 7 0 8'", "1 to 6 tiles"},
+        {"solve --heuristic manhattan:4-4 '1 2 3 4 5 6 7 0 8'", "unknown heuristic 'manhattan:4-4'"},
+    };
+    for (const auto& [command, says] : refused) {
+      const auto r = testing::run_cli(command, dir.path);
+      CAPTURE(command);
+      CHECK(r.rc == 2);
+      CHECK_THAT(r.err, Catch::Contains(says));
+    }
+    REQUIRE(testing::run_cli("build --zpdb 4-4", dir.path).rc == 0);
+    const auto file = dir / "out" / "3x3-123456780-z8.7.5.4.zpdb";
+    std::string bytes = testing::read_file(file);
+    bytes[kHeaderSize + 3] = static_cast<char>(bytes[kHeaderSize + 3] ^ 8);
+    testing::write_file(file, bytes);
+    const auto r = testing::run_cli("solve --heuristic zpdb:4-4 '8 6 7 2 5 4 3 0 1'", dir.path);
+    CHECK(r.rc == 3);
+    CHECK_THAT(r.err, Catch::Contains("z8.7.5.4.zpdb") && Catch::Contains("checksum") && Catch::Contains("--zpdb 8,7,5,4 --force"));
+  }
+}
