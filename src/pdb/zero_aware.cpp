@@ -57,6 +57,10 @@ ZeroAwareIndex::ZeroAwareIndex(const Board& board, int tiles) : grid_(board), n_
       binom_[c][j] = c == 0 ? 0 : binom_[c - 1][j - 1] + binom_[c - 1][j];
   }
   for (int i = 2; i <= k_; ++i) perms_ *= static_cast<std::uint64_t>(i);
+  for (int i = k_ - 1, w = 1; i >= 0; --i) {
+    weight_[i] = static_cast<std::uint32_t>(w);
+    w *= k_ - i;
+  }
   // Every k-subset of the cells in increasing order of its mask, which is its colex order
   // (Gosper's hack), with the regions of its free cells by lowest cell.
   const std::uint32_t sets = binom_[n_][k_];
