@@ -45,7 +45,7 @@ std::vector<std::string> english_words(const std::string& text) {
       std::regex("tilespace (build|query|solve|stats|check|compare|verify|random|serve)\\b.*$"),  // a command to run
       std::regex("'[^']*'|\"[^\"]*\""),                                                       // quoted text
       std::regex("[\\w.-]*/[\\w./-]*"),                                                      // paths
-      std::regex("[\\w-]+\\.(txt|tsdb|pdb|fsm|xml|json|ckpt|csv)\\b"),                         // file names
+      std::regex("[\\w-]+\\.(txt|tsdb|pdb|zpdb|fsm|xml|json|ckpt|csv)\\b"),                    // file names
       std::regex("--?[A-Za-z][\\w-]*"),                                                       // options
       std::regex("\\d+x\\d+"),                                                                // boards
       std::regex("\\d+"),                                                                     // numbers
@@ -199,6 +199,8 @@ TEST_CASE("zh: the errors of states, files, options and databases are Chinese", 
         // The one-minute rule, and the memory a 4x4 table would take: refused before any work.
         {"solve --board 4x4 --heuristic pdb:7-8 " + k4x4},
         {"solve --board 5x5 --heuristic pdb:6-6-6-6 " + k5x5},
+        {"solve --board 5x5 --heuristic zpdb:6-6-6-6 " + k5x5},
+        {"solve 123456708 --heuristic zpdb:1,2,3,4,5,6,7"},
         {"stats --board 4x4"},
         {"verify --board 4x4"},
         {"query --board 4x4 --max-seconds 0 " + k4x4}},
@@ -242,6 +244,8 @@ TEST_CASE("zh: notices, progress lines, answers, tables, verdicts and summaries 
         {"solve 876543210 -a bfs --depth-limit 3"},
         {"solve 123456708 -a idastar --heuristic pdb:1,2,3/4,5,6,7,8 --progress"},  // pattern databases built
         {"solve 123456708 -a idastar --heuristic pdb:1,2,3/4,5,6,7,8 --progress"},  // and loaded ("ready")
+        {"solve 123456708 -a idastar --heuristic zpdb:1,2,3/4,5,6 --progress"},     // zero-aware ones built
+        {"solve 123456708 -a idastar --heuristic zpdb:1,2,3/4,5,6 --progress"},     // and loaded
         {"solve 123456708 --result result.txt"},
         {"solve 12345670 --board 2x4 -a astar --heuristic linear-conflict --json", true},
         {"verify --board 2x3 --algorithms bfs,astar:manhattan,greedy:manhattan"},
