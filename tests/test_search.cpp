@@ -76,6 +76,9 @@ static_assert(!UnrolledHeuristic<Misplaced<Domain>> && !UnrolledHeuristic<Linear
 static_assert(CompositeValueHeuristic<PatternDatabases<Domain>> && !CompositeValueHeuristic<Manhattan<Domain>>);
 static_assert(CappedHeuristic<PatternDatabases<WideDomain>, Word128> && !CappedHeuristic<Manhattan<WideDomain>, Word128>);
 static_assert(CappedHeuristic<ZeroAwareDatabases<Domain>, std::uint64_t> && UnrolledHeuristic<ZeroAwareDatabases<WideDomain>>);
+static_assert(StoredValueHeuristic<ZeroAwareDatabases<WideDomain>, Word128> &&
+              !StoredValueHeuristic<PatternDatabases<Domain>, std::uint64_t> &&
+              !StoredValueHeuristic<Manhattan<Domain>, std::uint64_t>);
 static_assert(IncrementalHeuristic<Exact<Domain>, std::uint64_t> && !CappedHeuristic<Exact<Domain>, std::uint64_t>);
 
 }  // namespace

@@ -87,6 +87,34 @@ concept Heuristic =
       { h.eval(w, blank) } -> std::convertible_to<HeuristicValue<H>>;
     };
 
+// A heuristic whose node value is costly to make from scratch (zero-aware pattern databases: a
+// descent a pattern) keeps a compact copy of it with each stored node: `store(v)`, and
+// `restore(w, blank, stored)` gives the value back. A* and the hybrid search then never evaluate
+// an expanded node from scratch.
+template <class H, class W>
+concept StoredValueHeuristic =
+    requires(const H& h, const HeuristicValue<H>& v, const typename H::Stored& s, W w, int blank) {
+      { h.store(v) } -> std::same_as<typename H::Stored>;
+      { h.restore(w, blank, s) } -> std::same_as<HeuristicValue<H>>;
+    };
+
+namespace detail {
+struct NothingStored {};
+template <class H>
+struct stored_value {
+  using type = NothingStored;
+};
+template <class H>
+  requires requires { typename H::Stored; }
+struct stored_value<H> {
+  using type = typename H::Stored;
+};
+}  // namespace detail
+
+// What a stored node keeps of its value for heuristic H (nothing unless H is a StoredValueHeuristic).
+template <class H>
+using StoredValue = typename detail::stored_value<H>::type;
+
 // How algorithms call a heuristic whatever its optional parts (the concepts above).
 template <class H>
 struct Ops {

@@ -72,13 +72,7 @@ class PatternSum {
   }
 
   Value eval(typename D::Word p, int blank) const {
-    Value v{};
-    for (int c = 0; c < D::kCells; ++c) {
-      const int t = D::tile_at(p, c);
-      if (t == 0) continue;
-      if (slot_[t].pattern >= 0) v.cells[slot_[t].at] = static_cast<std::uint8_t>(c);
-      if (mslot_[t].pattern >= 0) v.mirror[mslot_[t].at] = mcell_[c];
-    }
+    Value v = placed(p);
     for (int j = 0; j < patterns_; ++j) {
       v.val[j] = static_cast<std::uint8_t>(Lookup::first(*db_[j], &v.cells[off_[j]], blank));
       v.sum = static_cast<std::int16_t>(v.sum + v.val[j]);
@@ -114,7 +108,19 @@ class PatternSum {
     return update(v, after, blank_after, tile, from, to, 1 << 20);
   }
 
- private:
+ protected:
+  // The placements of a state, direct and reflected; no values yet.
+  Value placed(typename D::Word p) const noexcept {
+    Value v{};
+    for (int c = 0; c < D::kCells; ++c) {
+      const int t = D::tile_at(p, c);
+      if (t == 0) continue;
+      if (slot_[t].pattern >= 0) v.cells[slot_[t].at] = static_cast<std::uint8_t>(c);
+      if (mslot_[t].pattern >= 0) v.mirror[mslot_[t].at] = mcell_[c];
+    }
+    return v;
+  }
+
   struct Slot {
     std::int8_t pattern = -1;  // which database counts the tile (-1: none)
     std::uint8_t at = 0;       // its place in Value::cells (mirror: Value::mirror)
@@ -163,13 +169,35 @@ class PatternDatabases : public detail::PatternSum<D, pdb::PatternDatabase, deta
 // a search), update reads one bit per changed pattern. A move of another tile leaves the blank in
 // its region and the value as it was. Under a cap, a node whose reflected lookup was skipped keeps
 // no reflected values, and is pruned, never expanded (as for additive databases).
+//
+// A* and the hybrid search keep each stored node's values (Stored: a byte a pattern, direct and
+// reflected) and restore the node's Value from them and its state, instead of a descent per
+// expanded node (StoredValueHeuristic, concepts.hpp).
 template <class D>
 class ZeroAwareDatabases : public detail::PatternSum<D, pdb::ZeroAwareDatabase, detail::ZeroAwareLookup> {
+  using Base = detail::PatternSum<D, pdb::ZeroAwareDatabase, detail::ZeroAwareLookup>;
+
  public:
+  using Value = typename Base::Value;
+  struct Stored {
+    std::array<std::uint8_t, pdb::kMaxPatterns> val, mval;
+  };
+
   // Precondition: `tables` holds zero-aware databases made for d.goal (InputError otherwise).
   ZeroAwareDatabases(const D& d, const pdb::PdbHeuristic& tables)
-      : detail::PatternSum<D, pdb::ZeroAwareDatabase, detail::ZeroAwareLookup>(
-            d, tables, detail::zero_aware_tables(tables).zero_aware_databases()) {}
+      : Base(d, tables, detail::zero_aware_tables(tables).zero_aware_databases()) {}
+
+  Stored store(const Value& v) const noexcept { return {v.val, v.mval}; }
+  Value restore(typename D::Word p, int, const Stored& s) const noexcept {
+    Value v = this->placed(p);
+    v.val = s.val;
+    v.mval = s.mval;
+    for (int j = 0; j < this->patterns_; ++j) {
+      v.sum = static_cast<std::int16_t>(v.sum + v.val[j]);
+      if (this->reflect_) v.msum = static_cast<std::int16_t>(v.msum + v.mval[j]);
+    }
+    return v;
+  }
 };
 
 }  // namespace tilespace::search

@@ -29,8 +29,11 @@ class BestFirst {
  public:
   using W = typename D::Word;
   using V = typename Ops<H>::Value;
-  // The bytes a stored node costs: the node, its h, its two hash slots, an OPEN entry.
-  static constexpr std::size_t kBytesPerNode = sizeof(BasicNode<W>) + 4 + 2 * (sizeof(W) + 4) + 8;
+  using S = StoredValue<H>;
+  static constexpr bool kStored = StoredValueHeuristic<H, W>;  // a compact copy of each node's value is kept
+  // The bytes a stored node costs: the node, its h (and stored value), its two hash slots, an OPEN entry.
+  static constexpr std::size_t kBytesPerNode =
+      sizeof(BasicNode<W>) + 4 + (kStored ? sizeof(S) : 0) + 2 * (sizeof(W) + 4) + 8;
 
   BestFirst(const D& d, const H& h, int wg, int wh) : d_(d), h_(h), wg_(wg), wh_(wh) {}
 
@@ -47,6 +50,7 @@ class BestFirst {
     std::uint32_t node;  // its index, for the path (path_to)
     std::uint16_t g, h;
     std::uint8_t blank, parent_blank;  // parent_blank: 255 for the start
+    S stored{};                        // its value's compact copy (StoredValueHeuristic)
   };
   // OPEN after a run stopped on its store limit, in order of f, then smaller h first.
   std::vector<Frontier> frontier() const {
@@ -57,7 +61,8 @@ class BestFirst {
         const BasicNode<W>& n = nodes_[e->node];
         if (n.closed || n.g != e->g) continue;
         const std::uint8_t pb = n.parent == NodeMap::kAbsent ? 255 : nodes_[n.parent].blank;
-        out.push_back({n.packed, e->node, n.g, static_cast<std::uint16_t>(hval_[e->node]), n.blank, pb});
+        out.push_back({n.packed, e->node, n.g, static_cast<std::uint16_t>(hval_[e->node]), n.blank, pb, {}});
+        if constexpr (kStored) out.back().stored = vstore_[e->node];
       }
     }
     if (wg_ != 1 || wh_ != 1)  // the A* key already orders by f, then by depth (= smaller h)
@@ -78,7 +83,9 @@ class BestFirst {
     std::vector<std::vector<Entry>>().swap(buckets_);
     open_size_ = 0;
   }
-  std::uint64_t bytes() const noexcept { return detail::store_bytes(nodes_, seen_) + hval_.capacity() * 4; }
+  std::uint64_t bytes() const noexcept {
+    return detail::store_bytes(nodes_, seen_) + hval_.capacity() * 4 + vstore_.capacity() * sizeof(S);
+  }
 
  private:
   template <bool kTraced>
@@ -87,13 +94,16 @@ class BestFirst {
     Budget budget(limits);
     nodes_.clear();
     hval_.clear();
+    vstore_.clear();
     seen_.clear();
     for (auto& b : buckets_) b.clear();
     open_size_ = 0;
     std::size_t peak_open_bytes = 0;
     const W s = D::pack(start);
     nodes_.push_back({s, NodeMap::kAbsent, 0, static_cast<std::uint8_t>(start.blank), 0});
-    hval_.push_back(static_cast<std::uint32_t>(Ops<H>::h(h_.eval(s, start.blank))));
+    const V v0 = h_.eval(s, start.blank);
+    hval_.push_back(static_cast<std::uint32_t>(Ops<H>::h(v0)));
+    if constexpr (kStored) vstore_.push_back(h_.store(v0));
     seen_.insert(s, 0);
     if constexpr (kTraced) tid_.assign(1, tr->root(D::trace_word(s), static_cast<int>(hval_[0])));
     min_key_ = key(0);
@@ -120,7 +130,7 @@ class BestFirst {
       buckets_[min_key_].pop_back();
       --open_size_;
       peak_open_bytes = std::max(peak_open_bytes, open_size_ * sizeof(Entry));
-      const std::uint64_t bytes = detail::store_bytes(nodes_, seen_) + hval_.capacity() * 4 + peak_open_bytes;
+      const std::uint64_t bytes = this->bytes() + peak_open_bytes;
       if (!budget.step(r, bytes)) {
         push(e.node);  // back into OPEN, so the frontier stays whole
         break;
@@ -130,6 +140,7 @@ class BestFirst {
       const BasicNode<W> cur = n;
       V vcur;
       if constexpr (std::is_same_v<V, int>) vcur = static_cast<int>(hval_[e.node]);
+      else if constexpr (kStored) vcur = h_.restore(cur.packed, cur.blank, vstore_[e.node]);
       else vcur = h_.eval(cur.packed, cur.blank);
       const int back = cur.parent != NodeMap::kAbsent ? nodes_[cur.parent].blank : -1;
       std::uint32_t tcur = Trace::kNone;
@@ -150,11 +161,14 @@ class BestFirst {
           if (store_limit && nodes_.size() == nodes_.capacity() && 2 * nodes_.size() > store_limit) {
             nodes_.reserve(store_limit);  // no doubling past the budget
             hval_.reserve(store_limit);
+            if constexpr (kStored) vstore_.reserve(store_limit);
           }
           nodes_.push_back({p, e.node, g, static_cast<std::uint8_t>(to), 0});
           const int tile = D::tile_at(cur.packed, to);
-          const int hv = Ops<H>::h(Ops<H>::update(h_, vcur, p, to, tile, to, cur.blank, 1 << 20));
+          const V vchild = Ops<H>::update(h_, vcur, p, to, tile, to, cur.blank, 1 << 20);
+          const int hv = Ops<H>::h(vchild);
           hval_.push_back(static_cast<std::uint32_t>(hv));
+          if constexpr (kStored) vstore_.push_back(h_.store(vchild));
           if constexpr (kTraced) tid_.push_back(tr->node(D::trace_word(p), tcur, g, hv));
           push(idx);
         } else if (wg_ > 0 && g < nodes_[at].g) {  // a cheaper path: (re)open it
@@ -198,6 +212,7 @@ class BestFirst {
   int wg_, wh_;
   std::vector<BasicNode<W>> nodes_;
   std::vector<std::uint32_t> hval_;
+  std::vector<S> vstore_;           // each node's stored value (only when kStored)
   std::vector<std::uint32_t> tid_;  // trace id of each node's latest generation (only when tracing)
   BasicNodeMap<W> seen_;
   std::vector<std::vector<Entry>> buckets_;

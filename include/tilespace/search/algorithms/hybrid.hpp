@@ -108,7 +108,10 @@ Result hybrid(const D& d, const H& h, const State& start, const Limits& limits, 
           ida.blanks[fn.g] = fn.blank;
           std::uint32_t q0 = 0;
           if constexpr (Ida::kFsm) q0 = fsm->start();
-          const auto v = h.eval(fn.packed, fn.blank);
+          const auto v = [&] {
+            if constexpr (BF::kStored) return h.restore(fn.packed, fn.blank, fn.stored);
+            else return h.eval(fn.packed, fn.blank);
+          }();
           if (fn.g + Ops<H>::h(v) > t) {
             ida.next_bound = std::min(ida.next_bound, fn.g + Ops<H>::h(v));
             continue;
