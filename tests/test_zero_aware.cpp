@@ -363,22 +363,6 @@ TEST_CASE("searches with zero-aware databases are optimal on Korf's quickest ins
   }
 }
 
-TEST_CASE("zero-aware database builds are deterministic across thread counts", "[pdb][zero-aware][threads]") {
-  const State goal = canonical_goal(Board(4, 4), 0);
-  const Pattern p{{1, 4, 5, 8}};
-  BuildOptions one, two, three;
-  one.threads = 1;
-  two.threads = 2;
-  three.threads = 3;
-  const BuiltZeroAware a = build_zero_aware_values(goal, p, one);
-  const BuiltZeroAware b = build_zero_aware_values(goal, p, two);
-  const BuiltZeroAware c = build_zero_aware_values(goal, p, three);
-  CHECK(std::ranges::equal(a.values, b.values));
-  CHECK(std::ranges::equal(a.values, c.values));
-  CHECK(a.histogram == b.histogram);
-  CHECK(a.histogram == c.histogram);
-}
-
 TEST_CASE("zero-aware databases from the command line: build --zpdb, solve, verify and compare with zpdb", "[pdb][zero-aware][cli]") {
   testing::TempDir dir;
   SECTION("build --zpdb builds, keeps and names them; solve --heuristic zpdb finds the optimal length") {
