@@ -670,9 +670,9 @@ TEST_CASE("frontdoor: --help of each command lists only the options that apply",
        {"--goal", "--json", "--algorithms", "--sample", "--seed", "--max-nodes", "--max-seconds", "--lang"},
        {"--algorithms", "--sample", "--seed"}},
       {"compare",
-       {"--goal", "--json", "--blank", "--suite", "--algorithms", "--max-seconds", "--max-nodes", "--csv", "--md",
-        "--lang"},
-       {"--suite", "--algorithms"}},
+       {"--goal", "--json", "--blank", "--suite", "--algorithms", "--max-seconds", "--max-nodes", "--sample", "--seed",
+        "--csv", "--md", "--lang"},
+       {"--suite", "--algorithms", "--sample"}},
   };
   for (const Cmd& c : cmds) {
     CAPTURE(c.name);

@@ -212,3 +212,62 @@ TEST_CASE("kill: a full file system gets exit 3 naming the file, and leaves noth
     }
   }
 }
+
+// A catalogue's databases are saved one by one as each is built (the build's checkpoint is the
+// database): a build killed at any moment keeps the finished ones, and the next run builds only
+// the rest, ending with files identical to an uninterrupted build's.
+TEST_CASE("kill: a killed catalogue build resumes with the databases it finished, to identical files",
+          "[kill][cli][catalogue][slow]") {
+  const std::vector<std::string> args{"build", "--board", "4x4", "--goal", "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15",
+                                      "--zpdb", "5-5-5+1,2,5,6,9/3,4,7,8,12/10,11,13,14,15", "--db", "@"};
+  TempDir dir;
+  const fs::path ref = dir.path / "ref", out = dir.path / "out";
+  fs::create_directories(ref);
+  fs::create_directories(out);
+  Child whole(with_folder(args, ref), dir.path / "ref.log");
+  REQUIRE(whole.wait_for(600));
+  INFO(testing::read_file(dir.path / "ref.log"));
+  REQUIRE(whole.exit_code() == 0);
+  const auto want = finished_files(ref);
+  REQUIRE(want.size() == 5);  // 10,11,13,14,15 is in both partitions, built once
+  auto finished_count = [&] {
+    std::size_t n = 0;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(out, ec)) n += !is_temporary(e.path());
+    return n;
+  };
+  std::mt19937_64 rng(20261205);
+  std::uniform_real_distribution<double> moment(0.05, whole.seconds() * 0.5);
+  int killed = 0, runs = 0;
+  for (bool done = false; !done && runs < 40; ++runs) {
+    const std::size_t had = finished_count();
+    Child c(with_folder(args, out), dir.path / "run.log");
+    // Even runs: killed the moment one more database has its final name; odd runs: at a random
+    // moment, most likely in the middle of a database's search.
+    const bool ended = runs % 2 == 0 ? c.wait_for(600, [&] { return finished_count() > had; }) : c.wait_for(moment(rng));
+    if (ended) {
+      INFO(testing::read_file(dir.path / "run.log"));
+      REQUIRE(c.exit_code() == 0);
+      done = true;
+    } else {
+      c.kill_now();
+      ++killed;
+    }
+    for (const auto& [name, bytes] : finished_files(out)) {
+      INFO("run " << runs << (ended ? " (finished)" : " (killed)"));
+      REQUIRE(want.count(name) == 1);
+      REQUIRE(same_file(name, bytes, want.at(name)) == "");
+    }
+  }
+  std::printf("kill: a catalogue build: %d of %d runs killed; the whole build takes %.2f s\n", killed, runs, whole.seconds());
+  CHECK(killed >= 3);
+  std::vector<std::string> temporaries;
+  Child last(with_folder(args, out), dir.path / "last.log");  // everything up to date now
+  REQUIRE(last.wait_for(600));
+  REQUIRE(last.exit_code() == 0);
+  CHECK_THAT(testing::read_file(dir.path / "last.log"), !Catch::Contains("building"));
+  const auto got = finished_files(out, &temporaries);
+  CHECK(temporaries.empty());
+  REQUIRE(got.size() == want.size());
+  for (const auto& [name, bytes] : got) REQUIRE(same_file(name, bytes, want.at(name)) == "");
+}

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "support.hpp"
+#include "tilespace/pdb/pattern.hpp"
 #include "tilespace/search/registry.hpp"
 
 using testing::run_cli;
@@ -31,6 +32,8 @@ const std::set<std::string>& allowed_words() {
     const std::regex word("[A-Za-z]{2,}");
     for (const std::string& names : {tilespace::search::algorithm_names(), tilespace::search::heuristic_names()})
       for (std::sregex_iterator it(names.begin(), names.end(), word), end; it != end; ++it) w.insert(it->str());
+    for (const auto& name : tilespace::pdb::stock_catalogues(tilespace::Board(5, 5)))  // names, as "7-8" is
+      for (std::sregex_iterator it(name.begin(), name.end(), word), end; it != end; ++it) w.insert(it->str());
     return w;
   }();
   return words;
@@ -201,6 +204,12 @@ TEST_CASE("zh: the errors of states, files, options and databases are Chinese", 
         {"solve --board 5x5 --heuristic pdb:6-6-6-6 " + k5x5},
         {"solve --board 5x5 --heuristic zpdb:6-6-6-6 " + k5x5},
         {"solve 123456708 --heuristic zpdb:1,2,3,4,5,6,7"},
+        {"solve 123456708 --heuristic zpdb:4-4+1,2,3/4,5,6/7,8"},  // catalogues
+        {"solve 123456708 --heuristic catalogue"},
+        {"solve 123456708 --heuristic catalogue:4-4+"},
+        {"solve 123456708 --heuristic catalogue:max7"},
+        {"solve 123456708 --heuristic catalogue:4-4+max7"},
+        {"solve 123456708 --heuristic pdb:7-8"},
         {"stats --board 4x4"},
         {"verify --board 4x4"},
         {"query --board 4x4 --max-seconds 0 " + k4x4}},

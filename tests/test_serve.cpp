@@ -191,6 +191,17 @@ TEST_CASE("serve: solve returns optimal paths and the search tree, within the re
   const Reply plain = get(cli, "/api/solve?start=" + start);
   REQUIRE(plain.body["length"] == 8);
   REQUIRE_FALSE(plain.body.contains("data"));
+  // Zero-aware databases and a catalogue of them, with a trace, as on the command line.
+  for (const char* h : {"zpdb:4-4", "catalogue:4-4%2B1,2,3/4,5,6/7,8"}) {
+    CAPTURE(h);
+    const Reply z = get(cli, std::string("/api/solve?start=8+6+7+2+5+4+3+0+1&algorithm=idastar&trace=1&heuristic=") + h);
+    REQUIRE(z.status == 200);
+    REQUIRE(z.body["length"] == 31);
+    REQUIRE(z.body["data"].size() > 1);
+  }
+  const Reply refused = get(cli, "/api/solve?start=8+6+7+2+5+4+3+0+1&heuristic=zpdb:4-4%2B4-4");
+  REQUIRE(refused.status == 400);
+  REQUIRE(refused.body["param"] == "heuristic");
 
   // A budget stops a blind search on the hardest state cleanly; a trace limit truncates.
   const Reply stopped = get(cli, "/api/solve?start=8+6+7+2+5+4+3+0+1&algorithm=bfs&max_nodes=1000");
@@ -498,6 +509,14 @@ TEST_CASE("cli: solve --trace writes the viewer's trace atomically, and refuses 
   r = testing::run_cli("solve --heuristic pdb:4-4 --trace " + file + " '2 4 3 7 1 6 0 5 8'", dir.path);
   REQUIRE(r.rc == 0);
   REQUIRE(json::parse(testing::read_file(file))["heuristic"] == "pdb:4-4");
+  for (const std::string h : {"zpdb:4-4", "catalogue:4-4+1,2,3/4,5,6/7,8"})
+    for (const char* a : {"idastar", "astar"}) {
+      r = testing::run_cli("solve -a " + std::string(a) + " --heuristic '" + h + "' --trace " + file + " '2 4 3 7 1 6 0 5 8'", dir.path);
+      REQUIRE(r.rc == 0);
+      const json t = json::parse(testing::read_file(file));
+      REQUIRE(t["heuristic"] == h);
+      REQUIRE(t["data"].size() > 1);
+    }
   r = testing::run_cli("solve -a aidastar --trace " + file + " '2 4 3 7 1 6 0 5 8'", dir.path);
   REQUIRE(r.rc == 2);
   REQUIRE(r.err.find("--trace") != std::string::npos);

@@ -1,22 +1,30 @@
 // Zero-aware pattern databases (pdb/zero_aware.hpp): the index against the (placement, region)
 // pairs, the values against a naive 0-1 search over (tiles, blank), admissibility and the exact
 // +-1 steps against the exact 8-puzzle table, the one-bit lookups against the full-width values on
-// every entry, the files, and optimal searches with them.
+// every entry, the files, and optimal searches with them; catalogues (several partitions, the
+// largest sum) on every 8-puzzle state, their searches, the default choice and the command line.
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_reduce.h>
 
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <numeric>
 #include <random>
+#include <unordered_map>
 
 #include "support.hpp"
 #include "tilespace/distance_table.hpp"
 #include "tilespace/errors.hpp"
 #include "tilespace/goal_table.hpp"
+#include "tilespace/pdb/database.hpp"
 #include "tilespace/pdb/heuristic.hpp"
 #include "tilespace/pdb/zero_aware.hpp"
+#include "tilespace/random_states.hpp"
+#include "tilespace/search/domain.hpp"
+#include "tilespace/search/pattern_heuristic.hpp"
 #include "tilespace/search/solve.hpp"
 
 using namespace tilespace;
@@ -422,5 +430,277 @@ TEST_CASE("zero-aware databases from the command line: build --zpdb, solve, veri
     const auto r = testing::run_cli("solve --heuristic zpdb:4-4 '8 6 7 2 5 4 3 0 1'", dir.path);
     CHECK(r.rc == 3);
     CHECK_THAT(r.err, Catch::Contains("z8.7.5.4.zpdb") && Catch::Contains("checksum") && Catch::Contains("--zpdb 8,7,5,4 --force"));
+  }
+}
+
+// ---- catalogues: several partitions, the largest sum ----
+
+TEST_CASE("catalogues are parsed from stock names and '+', each shared pattern kept once", "[pdb][zero-aware][catalogue]") {
+  const State g25 = canonical_goal(Board(5, 5), 0), g16 = canonical_goal(Board(4, 4), 0), g9 = canonical_goal(Board(3, 3), 0);
+  const Partition max7 = parse_partition("max7", g25);
+  CHECK(max7.catalogue());
+  CHECK(max7.name == "max7");
+  REQUIRE(max7.groups.size() == 7);
+  CHECK(max7.patterns.size() == 14);
+  for (const auto& group : max7.groups) {  // every partition: four 6-tile patterns covering the 24 tiles once
+    std::vector<int> tiles;
+    for (const int j : group) {
+      CHECK(max7.patterns[static_cast<std::size_t>(j)].tiles.size() == 6);
+      for (const auto t : max7.patterns[static_cast<std::size_t>(j)].tiles) tiles.push_back(t);
+    }
+    std::sort(tiles.begin(), tiles.end());
+    std::vector<int> all(24);
+    std::iota(all.begin(), all.end(), 1);
+    CHECK(tiles == all);
+  }
+  CHECK(pdb::stock_catalogues(Board(5, 5)) == std::vector<std::string>{"max7"});
+  CHECK(pdb::stock_catalogues(Board(4, 4)).empty());
+  // The goal with the blank in another corner mirrors the blocks, as for stock partitions.
+  const Partition mirrored = parse_partition("max7", canonical_goal(Board(5, 5), 24));
+  CHECK(mirrored.patterns.size() == 14);
+  CHECK_FALSE(mirrored.patterns == max7.patterns);
+
+  const Partition two = parse_partition("6-6-3 + 5-5-5", g16);
+  CHECK(two.catalogue());
+  CHECK(two.patterns.size() == 6);
+  CHECK(two.groups == std::vector<std::vector<int>>{{0, 1, 2}, {3, 4, 5}});
+  const Partition shared = parse_partition("1,2,3/4,5,6/7,8+1,4,7/2,5,8/3,6+7,8/1,2,3/4,5,6", g9);
+  CHECK(shared.patterns.size() == 6);  // 7,8 / 1,2,3 / 4,5,6 are the first partition's again
+  CHECK(shared.groups == std::vector<std::vector<int>>{{0, 1, 2}, {3, 4, 5}, {2, 0, 1}});
+  CHECK_FALSE(parse_partition("7-8", g16).catalogue());
+  CHECK(parse_partition("7-8", g16).partitions() == std::vector<std::vector<int>>{{0, 1}});
+
+  CHECK_THROWS_WITH(parse_partition("max7", g16), Catch::Contains("catalogue max7 is for the 5x5 board, not 4x4"));
+  CHECK_THROWS_WITH(parse_partition("6-6-3+", g16), Catch::Contains("empty partition in catalogue"));
+  CHECK_THROWS_WITH(parse_partition("max7+6-6-6-6", g25), Catch::Contains("catalogue max7 is joined"));
+  CHECK_THROWS_WITH(parse_partition("6-6-3+1,2,2", g16), Catch::Contains("tile 2 appears twice"));
+  CHECK_THROWS_WITH(pdb::stock_catalogue(g16), Catch::Contains("no stock catalogue for the 4x4 board"));
+  CHECK(pdb::stock_catalogue(g25).name == "max7");
+}
+
+TEST_CASE("a zero-aware catalogue on every 8-puzzle state: the largest partition, admissible, consistent, and the "
+          "search's incremental values agree",
+          "[pdb][zero-aware][catalogue]") {
+  testing::TempDir dir;
+  const State goal = canonical_goal(Board(3, 3), 0);
+  PdbStoreOptions o;
+  o.dir = dir.path;
+  PdbStore store(o);
+  const Partition cat = parse_partition("4-4+1,2,3/4,5,6/7,8+1,4,7/2,5,8/3,6", goal);
+  REQUIRE(cat.groups.size() == 3);
+  const PdbHeuristic h = make_heuristic(store, goal, cat, true);
+  REQUIRE(h.partitions().size() == 3);
+  // Each partition on its own, from the same store.
+  std::vector<PdbHeuristic> parts;
+  for (const char* spec : {"4-4", "1,2,3/4,5,6/7,8", "1,4,7/2,5,8/3,6"})
+    parts.push_back(make_heuristic(store, goal, parse_partition(spec, goal), true));
+  const DistanceTable table = DistanceTable::build(Board(3, 3), 0);
+  const GoalTable gt(table, 0);
+  const search::Domain d(goal);
+  const search::ZeroAwareCatalogue<search::Domain> incremental(d, h);
+  // The catalogue's value of every state, from the partitions' own (memoized by rank).
+  std::vector<int> value(table.ranker().size());
+  std::unordered_map<std::uint64_t, std::uint64_t> rank_of;  // packed state -> rank
+  std::uint64_t over = 0, strict = 0, sum_cat = 0, sum_first = 0;
+  for (std::uint64_t r = 0; r < value.size(); ++r) {
+    const State s = gt.state_of_rank(r, goal);
+    rank_of[d.pack(s)] = r;
+    int best = 0;
+    for (std::size_t k = 0; k < parts.size(); ++k) {
+      const int v = parts[k].evaluate(s);
+      if (k == 0) sum_first += static_cast<std::uint64_t>(v);
+      strict += k > 0 && v > best && best == parts[0].evaluate(s);
+      best = std::max(best, v);
+    }
+    value[r] = best;
+    sum_cat += static_cast<std::uint64_t>(best);
+    over += best > *table.distance(s, goal);
+    if (r % 101 == 0) REQUIRE(h.evaluate(s) == best);
+  }
+  CHECK(over == 0);
+  CHECK(strict > 0);  // the other partitions raise some states above the first one's value
+  CHECK(sum_cat > sum_first);
+  // Consistency across every move, and the search heuristic's Value along every move of a sample.
+  std::uint64_t inconsistent = 0, wrong_eval = 0, wrong_update = 0, wrong_capped = 0, updates = 0;
+  for (std::uint64_t r = 0; r < value.size(); ++r) {
+    const State s = gt.state_of_rank(r, goal);
+    const bool sampled = r % 13 == 0;
+    const auto v = sampled ? incremental.eval(d.pack(s), s.blank) : decltype(incremental.eval(0, 0)){};
+    wrong_eval += sampled && search::ZeroAwareCatalogue<search::Domain>::value(v) != value[r];
+    const auto& nb = s.board.neighbours(s.blank);
+    for (int m = 0; m < nb.count; ++m) {
+      const State t = s.moved(nb.cell[m]);
+      const int vt = value[rank_of.at(d.pack(t))];
+      inconsistent += std::abs(vt - value[r]) > 1;
+      if (!sampled) continue;
+      const int tile = s.tiles[nb.cell[m]];
+      const auto u = incremental.update(v, d.pack(t), t.blank, tile, nb.cell[m], s.blank);
+      wrong_update += search::ZeroAwareCatalogue<search::Domain>::value(u) != vt;
+      for (const int cap : {vt - 1, vt}) {  // under a cap: never above the value, exact unless pruned
+        const int c = search::ZeroAwareCatalogue<search::Domain>::value(
+            incremental.update(v, d.pack(t), t.blank, tile, nb.cell[m], s.blank, cap));
+        wrong_capped += c > vt || (c <= cap && c != vt);
+      }
+      ++updates;
+    }
+  }
+  INFO("mean h " << double(sum_cat) / 181440 << " against 4-4's " << double(sum_first) / 181440);
+  CHECK(updates > 10000);
+  CHECK(inconsistent == 0);
+  CHECK(wrong_eval == 0);
+  CHECK(wrong_update == 0);
+  CHECK(wrong_capped == 0);
+  // A plain partition's heuristic refuses a catalogue.
+  CHECK_THROWS_WITH(search::ZeroAwareDatabases<search::Domain>(d, h), Catch::Contains("needs the catalogue heuristic"));
+}
+
+TEST_CASE("searches with a zero-aware catalogue are optimal on 8-puzzle states and Korf's quickest instances",
+          "[pdb][zero-aware][catalogue]") {
+  testing::TempDir dir;
+  PdbStoreOptions o;
+  o.dir = dir.path;
+  PdbStore store(o);
+  auto solve = [](const State& s, const PdbHeuristic& h, const char* algorithm) {
+    search::SolveOptions so;
+    so.algorithm = algorithm;
+    so.heuristic = "catalogue";
+    so.pdb = &h;
+    so.threads = 1;
+    return search::solve(s, h.goal(), so);
+  };
+  {
+    const State goal = canonical_goal(Board(3, 3), 8);
+    const PdbHeuristic h = make_heuristic(store, goal, parse_partition("4-4+1,2,3/4,5,6/7,8+1,4,7/2,5,8/3,6", goal), true);
+    const DistanceTable table = DistanceTable::build(Board(3, 3), 8);
+    std::mt19937_64 rng(2029);
+    for (int i = 0; i < 200; ++i) {
+      const State s = GoalTable(table, 8).state_of_rank(rng() % table.ranker().size(), goal);
+      for (const char* algorithm : {"idastar", "astar", "aidastar"}) {
+        const search::Result r = solve(s, h, algorithm);
+        REQUIRE(r.solved);
+        REQUIRE(static_cast<int>(r.path.size()) - 1 == *table.distance(s, goal));
+      }
+    }
+  }
+  if (testing::kSanitized) return;  // the 4x4 databases take minutes under ASan
+  const Board board(4, 4);
+  const State goal = canonical_goal(board, 0);
+  const PdbHeuristic h = make_heuristic(store, goal, parse_partition("6-6-3+5-5-5", goal), true);
+  std::ifstream in(std::string(TILESPACE_TEST_DATA) + "/korf100.tsv");
+  std::string line;
+  std::vector<std::pair<State, int>> korf;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    const auto tab = line.find('\t');
+    korf.emplace_back(parse_state(line.substr(0, tab), board), std::stoi(line.substr(tab + 1)));
+  }
+  REQUIRE(korf.size() == 100);
+  for (const int i : {0, 1, 2, 4, 6, 7, 9, 11, 15, 21}) {
+    INFO("Korf's instance " << i + 1);
+    CHECK(h.evaluate(korf[i].first) <= korf[i].second);
+    const search::Result r = solve(korf[i].first, h, "idastar");
+    REQUIRE(r.solved);
+    CHECK(static_cast<int>(r.path.size()) - 1 == korf[i].second);
+  }
+}
+
+TEST_CASE("the default search takes the fastest pattern databases built: each stock partition zero-aware, then "
+          "additive, then the stock catalogue",
+          "[pdb][zero-aware][catalogue]") {
+  testing::TempDir dir;
+  PdbStoreOptions o;
+  o.dir = dir.path;
+  o.max_auto_build_seconds = 0;  // nothing is quick to build: only what exists counts
+  const PdbStore store(o);
+  const State g25 = canonical_goal(Board(5, 5), 0), g16 = canonical_goal(Board(4, 4), 0);
+  auto touch = [&](const State& goal, const Partition& p, bool zero_aware) {
+    for (const auto& pat : p.patterns) testing::write_file(store.path_for(goal, pat, zero_aware), "");  // has() reads no file
+  };
+  DefaultChoice c = choose_default(store, g25);
+  CHECK(c.partition.name == "6-6-6-6");  // nothing built: the additive pick, whose refusal names its command
+  CHECK_FALSE(c.zero_aware);
+  // The catalogue, when nothing else is built; one pattern missing is not built.
+  const Partition max7 = parse_partition("max7", g25);
+  touch(g25, Partition{"", {max7.patterns.begin(), max7.patterns.end() - 1}, {}}, true);
+  CHECK_FALSE(choose_default(store, g25).partition.catalogue());
+  touch(g25, max7, true);
+  c = choose_default(store, g25);
+  CHECK(c.partition.catalogue());
+  CHECK(c.partition.name == "max7");
+  CHECK(c.zero_aware);
+  // A stock partition built comes first (measured faster than the catalogue), zero-aware first.
+  touch(g25, parse_partition("6-6-6-6", g25), false);
+  c = choose_default(store, g25);
+  CHECK(c.partition.name == "6-6-6-6");
+  CHECK_FALSE(c.zero_aware);
+  touch(g25, parse_partition("6-6-6-6", g25), true);
+  c = choose_default(store, g25);
+  CHECK(c.partition.name == "6-6-6-6");
+  CHECK(c.zero_aware);
+  // 4x4: the strongest partition first, zero-aware before additive.
+  touch(g16, parse_partition("5-5-5", g16), true);
+  c = choose_default(store, g16);
+  CHECK(c.partition.name == "5-5-5");
+  CHECK(c.zero_aware);
+  touch(g16, parse_partition("6-6-3", g16), false);
+  c = choose_default(store, g16);
+  CHECK(c.partition.name == "6-6-3");
+  CHECK_FALSE(c.zero_aware);
+}
+
+TEST_CASE("catalogues from the command line: build --zpdb A+B, solve --heuristic catalogue:A+B, compare --sample, the errors",
+          "[pdb][zero-aware][catalogue][cli]") {
+  testing::TempDir dir;
+  const std::string cat = "'4-4+1,2,3/4,5,6/7,8'";
+  auto r = testing::run_cli("build --zpdb " + cat + " --json", dir.path);
+  REQUIRE(r.rc == 0);
+  CHECK_THAT(r.out, Catch::Contains("-z7.8.zpdb") && Catch::Contains("-z8.7.5.4.zpdb") && Catch::Contains("\"partition\":\"4-4+1,2,3/4,5,6/7,8\""));
+  r = testing::run_cli("solve --heuristic catalogue:" + cat + " '8 6 7 2 5 4 3 0 1' --json", dir.path);
+  REQUIRE(r.rc == 0);
+  CHECK_THAT(r.out, Catch::Contains("\"length\":31") && Catch::Contains("\"heuristic\":\"catalogue:4-4+1,2,3/4,5,6/7,8\""));
+  // The default search on 3x3 is the table; on 4x4 it takes the zero-aware databases once built.
+  r = testing::run_cli("build --board 4x4 --zpdb 5-5-5", dir.path);
+  REQUIRE(r.rc == 0);
+  r = testing::run_cli("solve --board 4x4 '1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15' --json", dir.path);
+  REQUIRE(r.rc == 0);
+  CHECK_THAT(r.out, Catch::Contains("\"heuristic\":\"zpdb:5-5-5\"") && Catch::Contains("\"length\":1"));
+  r = testing::run_cli("solve --heuristic catalogue --pattern " + cat + " -a astar '8 6 7 2 5 4 3 0 1'", dir.path);
+  REQUIRE(r.rc == 0);
+  CHECK_THAT(r.out, Catch::StartsWith("31 moves: "));
+  // The mean heuristic value over random states, against the exact distances of the same states.
+  r = testing::run_cli("compare --algorithms idastar:manhattan,idastar:zpdb:4-4,idastar:exact --sample 400 --seed 5 --json",
+                       dir.path);
+  REQUIRE(r.rc == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  REQUIRE(j.at("sample").size() == 3);
+  CHECK(j.at("runs").empty());
+  const State goal = canonical_goal(Board(3, 3), 8);
+  const DistanceTable table = DistanceTable::build(Board(3, 3), 8);
+  RandomStates draw(goal, RandomOptions{std::nullopt, 5}, nullptr);
+  double exact = 0;
+  for (int i = 0; i < 400; ++i) exact += *table.distance(draw.next(), goal);
+  CHECK(j["sample"][2]["heuristic"] == "exact");
+  CHECK(j["sample"][2]["mean"].get<double>() == Approx(exact / 400).epsilon(1e-12));
+  CHECK(j["sample"][1]["heuristic"] == "zpdb:4-4");
+  CHECK(j["sample"][0]["mean"].get<double>() <= j["sample"][1]["mean"].get<double>());
+  CHECK(j["sample"][1]["mean"].get<double>() <= j["sample"][2]["mean"].get<double>());
+  CHECK(j["sample"][1]["max"].get<int>() <= 31);
+  r = testing::run_cli("compare --algorithms idastar:catalogue:" + cat + " --sample 50 '8 6 7 2 5 4 3 0 1'", dir.path);
+  REQUIRE(r.rc == 0);
+  CHECK_THAT(r.out, Catch::Contains("mean h") && Catch::Contains("catalogue:4-4+1,2,3/4,5,6/7,8") && Catch::Contains("31"));
+  const std::pair<std::string, const char*> refused[] = {
+      {"solve --heuristic zpdb:" + cat + " '8 6 7 2 5 4 3 0 1'", "is a catalogue of 2 partitions: use --heuristic catalogue:"},
+      {"solve --heuristic pdb:" + cat + " '8 6 7 2 5 4 3 0 1'", "is a catalogue of 2 partitions"},
+      {"solve --heuristic catalogue '8 6 7 2 5 4 3 0 1'", "no stock catalogue for the 3x3 board"},
+      {"solve --heuristic catalogue:max7 '8 6 7 2 5 4 3 0 1'", "catalogue max7 is for the 5x5 board, not 3x3"},
+      {"solve --heuristic 'catalogue:4-4+' '8 6 7 2 5 4 3 0 1'", "empty partition in catalogue"},
+      {"compare --algorithms idastar:manhattan --seed 3 '8 6 7 2 5 4 3 0 1'", "--seed: applies with --sample"},
+      {"compare --algorithms idastar:manhattan --sample 0", "--sample"},
+  };
+  for (const auto& [command, says] : refused) {
+    r = testing::run_cli(command, dir.path);
+    CAPTURE(command);
+    CHECK(r.rc == 2);
+    CHECK_THAT(r.err, Catch::Contains(says));
   }
 }

@@ -195,6 +195,10 @@ int main(int argc, char** argv) {
   compare->add_option("--algorithms", lf.algorithms, "Solvers, e.g. bfs,astar:manhattan,idastar:linear-conflict");
   lab_text(compare, "--max-seconds", lf.max_seconds, "Per-run time limit in seconds (above 0; default 10)");
   lab_text(compare, "--max-nodes", lf.max_nodes, "Per-run expansion limit (at least 1)");
+  lab_text(compare, "--sample", lf.sample,
+           "Also the mean heuristic value of each solver's heuristic over this many random states of the goal "
+           "(1 to 1000000); without START or --suite, only that");
+  lab_text(compare, "--seed", lf.seed, "Seed of --sample (default 1)");
   auto* csv = compare->add_flag("--csv", lf.csv, "Print CSV");
   auto* md = compare->add_flag("--md", lf.md, "Print a Markdown table");
   csv->excludes(md);

@@ -216,6 +216,32 @@ Partition choose_partition(const PdbStore& store, const State& goal, bool zero_a
   return stock.front();
 }
 
+Partition stock_catalogue(const State& goal) {
+  const auto names = stock_catalogues(goal.board);
+  if (names.empty())
+    throw InputError("no stock catalogue for the " + goal.board.name() + " board: join partitions with '+', e.g. " +
+                     "--heuristic catalogue:1,2,3/4,5,6+1,4,5/2,3,6");
+  return parse_partition(names.front(), goal);
+}
+
+DefaultChoice choose_default(const PdbStore& store, const State& goal) {
+  auto built = [&](const Partition& p, bool zero_aware) {
+    return std::all_of(p.patterns.begin(), p.patterns.end(),
+                       [&](const Pattern& pat) { return store.has(goal, pat, zero_aware); });
+  };
+  const std::vector<Partition> stock = stock_by_strength(goal);
+  for (const auto& p : stock)
+    for (const bool zero_aware : {true, false})
+      if (built(p, zero_aware)) return {p, zero_aware};
+  for (const auto& name : stock_catalogues(goal.board)) {
+    try {
+      if (Partition c = parse_partition(name, goal); built(c, true)) return {std::move(c), true};
+    } catch (const InputError&) {  // the goal's blank is not in a corner: choose_partition says so
+    }
+  }
+  return {choose_partition(store, goal, false), false};
+}
+
 template <class Db>
 std::shared_ptr<const Db> PdbStore::build_as(const State& goal, const Pattern& pattern) {
   constexpr bool z = Kind<Db>::kZeroAware;

@@ -8,23 +8,48 @@
 namespace tilespace::pdb {
 namespace {
 
-// Stock partitions as blocks of cells for the goal with the blank on cell 0.
+// Stock partitions as blocks of cells for the goal with the blank on cell 0; a stock catalogue has
+// several partitions.
 struct Stock {
   int w, h;
   const char* name;
-  std::vector<std::vector<int>> cells;
+  std::vector<std::vector<std::vector<int>>> partitions;
 };
 
 const std::vector<Stock>& stock() {
   static const std::vector<Stock> s{
-      {3, 3, "4-4", {{1, 2, 4, 5}, {3, 6, 7, 8}}},
-      {4, 4, "5-5-5", {{1, 2, 3, 6, 7}, {4, 5, 8, 9, 12}, {10, 11, 13, 14, 15}}},
-      {4, 4, "6-6-3", {{1, 4, 5, 8, 9, 12}, {2, 3, 6, 7, 10, 11}, {13, 14, 15}}},
-      {4, 4, "7-8", {{1, 2, 3, 4, 5, 6, 7}, {8, 9, 10, 11, 12, 13, 14, 15}}},
+      {3, 3, "4-4", {{{1, 2, 4, 5}, {3, 6, 7, 8}}}},
+      {4, 4, "5-5-5", {{{1, 2, 3, 6, 7}, {4, 5, 8, 9, 12}, {10, 11, 13, 14, 15}}}},
+      {4, 4, "6-6-3", {{{1, 4, 5, 8, 9, 12}, {2, 3, 6, 7, 10, 11}, {13, 14, 15}}}},
+      {4, 4, "7-8", {{{1, 2, 3, 4, 5, 6, 7}, {8, 9, 10, 11, 12, 13, 14, 15}}}},
       // Korf & Felner (2002): four 2x3-ish blocks around the blank's corner.
-      {5, 5, "6-6-6-6", {{1, 2, 5, 6, 7, 12}, {3, 4, 8, 9, 13, 14}, {10, 11, 15, 16, 20, 21}, {17, 18, 19, 22, 23, 24}}},
+      {5, 5, "6-6-6-6", {{{1, 2, 5, 6, 7, 12}, {3, 4, 8, 9, 13, 14}, {10, 11, 15, 16, 20, 21}, {17, 18, 19, 22, 23, 24}}}},
   };
   return s;
+}
+
+// Stock catalogues. max7: seven partitions of the 24-puzzle into four 6-tile blocks, fourteen
+// distinct patterns (the "small-compound" catalogue of the public clausecker/24puzzle repository,
+// Clausecker & Reinefeld 2021).
+const std::vector<Stock>& stock_catalogue_table() {
+  static const std::vector<Stock> s{
+      {5, 5, "max7",
+       {{{1, 5, 6, 10, 11, 12}, {2, 3, 4, 7, 8, 9}, {13, 14, 18, 19, 23, 24}, {15, 16, 17, 20, 21, 22}},
+        {{1, 2, 5, 6, 10, 11}, {3, 4, 7, 8, 9, 12}, {13, 14, 18, 19, 23, 24}, {15, 16, 17, 20, 21, 22}},
+        {{1, 5, 6, 10, 11, 12}, {2, 3, 4, 7, 8, 9}, {13, 14, 15, 16, 17, 18}, {19, 20, 21, 22, 23, 24}},
+        {{1, 2, 5, 6, 10, 11}, {3, 4, 7, 8, 9, 12}, {13, 14, 15, 16, 17, 18}, {19, 20, 21, 22, 23, 24}},
+        {{1, 5, 6, 10, 15, 20}, {2, 3, 4, 7, 8, 9}, {11, 12, 16, 17, 21, 22}, {13, 14, 18, 19, 23, 24}},
+        {{1, 2, 5, 6, 10, 11}, {3, 4, 9, 14, 19, 24}, {7, 8, 12, 13, 18, 23}, {15, 16, 17, 20, 21, 22}},
+        {{1, 5, 6, 10, 15, 20}, {2, 3, 4, 7, 8, 9}, {11, 12, 13, 16, 17, 18}, {14, 19, 21, 22, 23, 24}}}},
+  };
+  return s;
+}
+
+const Stock* find_stock(std::string_view name) {
+  for (const auto* table : {&stock(), &stock_catalogue_table()})
+    for (const auto& s : *table)
+      if (name == s.name) return &s;
+  return nullptr;
 }
 
 std::string_view trim(std::string_view t) {
@@ -61,42 +86,70 @@ std::vector<std::string> stock_partitions(const Board& board) {
   return names;
 }
 
-Partition parse_partition(std::string_view spec, const State& goal) {
+std::vector<std::string> stock_catalogues(const Board& board) {
+  std::vector<std::string> names;
+  for (const auto& s : stock_catalogue_table())
+    if (s.w == board.width() && s.h == board.height()) names.emplace_back(s.name);
+  return names;
+}
+
+std::vector<std::vector<int>> Partition::partitions() const {
+  if (!groups.empty()) return groups;
+  std::vector<int> all(patterns.size());
+  for (std::size_t j = 0; j < all.size(); ++j) all[j] = static_cast<int>(j);
+  return {all};
+}
+
+namespace {
+
+// A stock partition's blocks of cells as the goal's tiles, the board mirrored so that cell 0 lands
+// on the goal's blank. Throws InputError when the stock entry `s` (a partition or a catalogue,
+// `what`) is for another board or the goal's blank is not in a corner.
+Partition blocks(const Stock& s, const std::vector<std::vector<int>>& cells, const State& goal, const char* what) {
+  const Board& b = goal.board;
+  if (s.w != b.width() || s.h != b.height())
+    throw InputError(std::string(what) + " " + s.name + " is for the " + std::to_string(s.w) + "x" + std::to_string(s.h) +
+                     " board, not " + b.name());
+  const int gr = b.row(goal.blank), gc = b.col(goal.blank);
+  if ((gr != 0 && gr != b.height() - 1) || (gc != 0 && gc != b.width() - 1))
+    throw InputError("stock " + std::string(what) + " " + s.name +
+                     " needs the goal's blank in a corner; give the tiles instead, e.g. --heuristic pdb:1,2,3/4,5,6");
+  Partition part;
+  part.name = s.name;
+  for (const auto& block : cells) {
+    Pattern p;
+    for (const int c : block) {
+      const int r = gr == 0 ? b.row(c) : b.height() - 1 - b.row(c);
+      const int k = gc == 0 ? b.col(c) : b.width() - 1 - b.col(c);
+      p.tiles.push_back(goal.tiles[r * b.width() + k]);
+    }
+    part.patterns.push_back(std::move(p));
+  }
+  return part;
+}
+
+// One partition: a stock one, or tiles split by '/' and ','.
+Partition parse_one(std::string_view spec, const State& goal) {
   const Board& b = goal.board;
   const int n = b.cells();
   Partition part;
   part.name = std::string(trim(spec));
   if (part.name.empty()) throw InputError("empty pattern: give a stock partition such as 7-8 or tiles such as 1,2,3/4,5,6");
 
-  const auto is_stock = std::find_if(stock().begin(), stock().end(), [&](const Stock& s) { return part.name == s.name; });
-  if (is_stock != stock().end()) {
-    if (is_stock->w != b.width() || is_stock->h != b.height())
-      throw InputError("partition " + part.name + " is for the " + std::to_string(is_stock->w) + "x" +
-                       std::to_string(is_stock->h) + " board, not " + b.name());
-    const int gr = b.row(goal.blank), gc = b.col(goal.blank);
-    if ((gr != 0 && gr != b.height() - 1) || (gc != 0 && gc != b.width() - 1))
-      throw InputError("stock partition " + part.name +
-                       " needs the goal's blank in a corner; give the tiles instead, e.g. --heuristic pdb:1,2,3/4,5,6");
-    for (const auto& cells : is_stock->cells) {
-      Pattern p;
-      for (const int c : cells) {  // mirror the blocks so that cell 0 lands on the goal's blank
-        const int r = gr == 0 ? b.row(c) : b.height() - 1 - b.row(c);
-        const int k = gc == 0 ? b.col(c) : b.width() - 1 - b.col(c);
-        p.tiles.push_back(goal.tiles[r * b.width() + k]);
-      }
-      part.patterns.push_back(std::move(p));
-    }
-    return part;
-  }
+  if (const Stock* is_stock = find_stock(part.name); is_stock && is_stock->partitions.size() == 1)
+    return blocks(*is_stock, is_stock->partitions.front(), goal, "partition");
 
   const bool looks_stock = part.name.find_first_not_of("0123456789-") == std::string::npos &&
                            part.name.find('-') != std::string::npos;
+  if (find_stock(part.name))
+    throw InputError("catalogue " + part.name + " is joined with no other partition ('+' joins partitions)");
   if (looks_stock) {
     std::string known;
-    for (const auto& s : stock()) {
-      if (!known.empty()) known += ", ";
-      known += s.name;
-    }
+    for (const auto* table : {&stock(), &stock_catalogue_table()})
+      for (const auto& s : *table) {
+        if (!known.empty()) known += ", ";
+        known += s.name;
+      }
     throw InputError("unknown partition '" + part.name + "' (stock: " + known + "; or tiles such as 1,2,3/4,5,6)");
   }
   std::vector<bool> used(static_cast<std::size_t>(n), false);
@@ -121,6 +174,40 @@ Partition parse_partition(std::string_view spec, const State& goal) {
     part.patterns.push_back(std::move(p));
   }
   return part;
+}
+
+// Several partitions as one catalogue: the distinct patterns, and each partition's among them.
+Partition merge(std::string name, const std::vector<Partition>& parts) {
+  Partition cat;
+  cat.name = std::move(name);
+  for (const auto& part : parts) {
+    std::vector<int> group;
+    for (const auto& p : part.patterns) {
+      const auto at = std::find(cat.patterns.begin(), cat.patterns.end(), p);
+      group.push_back(static_cast<int>(at - cat.patterns.begin()));
+      if (at == cat.patterns.end()) cat.patterns.push_back(p);
+    }
+    cat.groups.push_back(std::move(group));
+  }
+  return cat;
+}
+
+}  // namespace
+
+Partition parse_partition(std::string_view spec, const State& goal) {
+  const std::string name(trim(spec));
+  if (const Stock* s = find_stock(name); s && s->partitions.size() > 1) {
+    std::vector<Partition> parts;
+    for (const auto& cells : s->partitions) parts.push_back(blocks(*s, cells, goal, "catalogue"));
+    return merge(name, parts);
+  }
+  if (name.find('+') == std::string::npos) return parse_one(name, goal);
+  std::vector<Partition> parts;
+  for (const auto one : split(name, '+')) {
+    if (one.empty()) throw InputError("empty partition in catalogue '" + name + "' (partitions are joined by '+')");
+    parts.push_back(parse_one(one, goal));
+  }
+  return merge(name, parts);
 }
 
 std::array<std::uint8_t, kMaxPdbCells> placement_of(const State& s, const Pattern& p) {

@@ -222,9 +222,22 @@ struct ZpdbEntry {
   }
 };
 
+struct CatalogueEntry {
+  static constexpr HeuristicInfo info{
+      "catalogue", true, false, true,
+      "the largest of several partitions' zero-aware sums (with reflections): catalogue picks the board's stock "
+      "catalogue (5x5: max7, seven 6-6-6-6 partitions); catalogue:SPEC+SPEC joins partitions as pdb names them",
+      /*zero_aware=*/true, /*catalogue=*/true};
+  template <class D>
+  static auto make(const D& d, const HeuristicSources& sources) {
+    if (!sources.pdb) throw InputError("the catalogue heuristic needs its zero-aware databases");
+    return std::make_shared<ZeroAwareCatalogue<D>>(d, *sources.pdb);
+  }
+};
+
 using Heuristics = List<MisplacedEntry, ManhattanEntry, LinearConflictEntry, InversionsEntry, InversionsWeightedEntry,
                         MisplacedInversionsEntry, MisplacedSharedPairsEntry, IndexDistanceEntry, ExactEntry, PdbEntry,
-                        ZpdbEntry>;
+                        ZpdbEntry, CatalogueEntry>;
 
 // ---- derived ----
 

@@ -4,6 +4,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <tuple>
@@ -27,8 +28,19 @@ std::vector<Combo> parse_combos(std::string_view list, const Board& board) {
   std::vector<Combo> out;
   std::size_t pos = 0;
   while (pos <= list.size()) {
-    std::size_t end = list.find(',', pos);
-    if (end == std::string_view::npos) end = list.size();
+    // Items are split at commas, except a comma followed by a digit: tiles of a pattern
+    // ("idastar:pdb:1,2,3/4,5,6"); no algorithm's name starts with one.
+    std::size_t end = pos;
+    for (;; ++end) {
+      end = list.find(',', end);
+      if (end == std::string_view::npos) {
+        end = list.size();
+        break;
+      }
+      std::size_t next = end + 1;
+      while (next < list.size() && (list[next] == ' ' || list[next] == '\t')) ++next;
+      if (next >= list.size() || !std::isdigit(static_cast<unsigned char>(list[next]))) break;
+    }
     // Blanks around an item and its parts are dropped: "astar, bfs", "idastar : manhattan".
     auto trimmed = [](std::string_view t) {
       while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
@@ -193,6 +205,27 @@ VerifyReport verify(const GoalTable& table, const State& goal, const Combo& comb
   }
   rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return rep;
+}
+
+namespace {
+
+template <class D>
+std::vector<int> values_on(const State& goal, const SolveOptions& o, const std::vector<State>& states) {
+  const D d(goal);
+  return with_heuristic(d, o.heuristic, HeuristicSources{o.table, o.pdb}, [&](const auto& hp) {
+    using H = typename std::decay_t<decltype(hp)>::element_type;
+    std::vector<int> out;
+    out.reserve(states.size());
+    for (const State& s : states) out.push_back(Ops<H>::h(hp->eval(D::pack(s), s.blank)));
+    return out;
+  });
+}
+
+}  // namespace
+
+std::vector<int> heuristic_values(const State& goal, const SolveOptions& o, const std::vector<State>& states) {
+  if (!find_heuristic(o.heuristic)) throw InputError("unknown heuristic '" + o.heuristic + "'");
+  return is_packed(goal.board) ? values_on<Domain>(goal, o, states) : values_on<WideDomain>(goal, o, states);
 }
 
 }  // namespace tilespace::search

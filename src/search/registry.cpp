@@ -213,6 +213,8 @@ SolvePlan plan_solve(const SolveRequest& q, const PlanContext& ctx) {
     if (!h) throw option_error("heuristic", "unknown heuristic '" + p.heuristic + "' (" + heuristic_names() + ")");
     p.pattern_database = h->pattern_database;
     p.zero_aware = h->zero_aware;
+    p.catalogue = h->catalogue;
+    p.heuristic_chosen = !q.heuristic && !q.pattern && ctx.default_heuristic.empty();
     p.needs_table = h->needs_table;
     p.optimal = alg->optimal && h->admissible;
     if (q.pattern && !p.pattern_database)

@@ -603,12 +603,14 @@ def assert_valid_path(result, w):
     (HARDEST[0], None, None, "wastar", None, {"weight": "3"}, ["--weight", "3"]),
     (HARDEST[0], None, None, "astar", "pdb", {"pattern": "1,2,3,4/5,6,7,8"},
      ["--pattern", "1,2,3,4/5,6,7,8"]),
+    (HARDEST[0], None, None, "idastar", "zpdb:4-4", {}, []),
+    (HARDEST[1], None, None, "astar", "catalogue:4-4+1,2,3/4,5,6/7,8", {}, []),
     (HARDEST[0], None, None, "bibfs", None, {}, []),
     ([3, 1, 2, 4, 0, 5], None, "2x3", "astar", None, {"max_nodes": 100000}, ["--max-nodes", "100000"]),
     ([3, 1, 2, 4, 0, 5], None, "3x2", "bfs", None, {"max_memory": "64M"}, ["--max-memory", "64M"]),
     (replay([1, 2, 3, 4, 5, 6, 7, 0], "ULURUL", 2), None, "2x4", "iddfs", None, {"depth_limit": 10}, ["--depth-limit", "10"]),
 ], ids=["table", "astar", "idastar-lc", "idastar-no-automaton", "astar-center-goal", "wastar-1.5",
-        "wastar-str", "astar-pdb", "bibfs", "2x3-astar", "3x2-bfs", "2x4-iddfs"])
+        "wastar-str", "astar-pdb", "idastar-zpdb", "astar-catalogue", "bibfs", "2x3-astar", "3x2-bfs", "2x4-iddfs"])
 def test_solve_matches_the_command(cli, db, start, goal, board, algorithm, heuristic, limits, cli_limits):
     got, expected = solve_both(cli, db, start, goal, board, algorithm, heuristic, cli_limits, **limits)
     assert set(got) == SOLVE_KEYS == set(expected)

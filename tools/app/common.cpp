@@ -155,14 +155,23 @@ pdb::PdbStore make_pdb_store(const Common& c, double max_auto_build_seconds) {
   return pdb::PdbStore(std::move(o));
 }
 
-// The partition from --heuristic pdb:SPEC or --pattern SPEC (the planner has checked they agree);
-// plain "pdb" takes the strongest stock partition at hand or quick to build (pdb::choose_partition).
-pdb::Partition partition_for(const std::string& heuristic, const std::string& pattern, const State& goal,
-                             const pdb::PdbStore& store, bool zero_aware) {
-  std::string spec(search::heuristic_partition(heuristic));
-  if (spec.empty()) spec = pattern;
-  if (spec.empty()) return pdb::choose_partition(store, goal, zero_aware);
-  return pdb::parse_partition(spec, goal);
+PatternChoice pattern_choice(const search::SolvePlan& plan, const State& goal, const pdb::PdbStore& store) {
+  const std::string entry(search::heuristic_entry(plan.heuristic));
+  std::string spec(search::heuristic_partition(plan.heuristic));
+  if (spec.empty()) spec = plan.pattern;
+  if (spec.empty() && plan.heuristic_chosen) {
+    pdb::DefaultChoice d = pdb::choose_default(store, goal);
+    const std::string chosen = d.partition.catalogue() ? "catalogue" : d.zero_aware ? "zpdb" : "pdb";
+    return {chosen, std::move(d.partition), d.zero_aware};
+  }
+  if (spec.empty())
+    return {entry, plan.catalogue ? pdb::stock_catalogue(goal) : pdb::choose_partition(store, goal, plan.zero_aware),
+            plan.zero_aware};
+  pdb::Partition part = pdb::parse_partition(spec, goal);
+  if (part.catalogue() && !plan.catalogue)
+    throw option_error("heuristic", "'" + spec + "' is a catalogue of " + std::to_string(part.groups.size()) +
+                                        " partitions: use --heuristic catalogue:" + spec);
+  return {entry, std::move(part), plan.zero_aware};
 }
 
 }  // namespace tilespace::app
@@ -189,17 +198,19 @@ std::string SearchSources::prepare(const search::SolvePlan& plan, const State& g
   std::string name = plan.heuristic;
   if (plan.pattern_database) {
     const std::lock_guard lock(pdbs_mu_);
-    const pdb::Partition part = partition_for(plan.heuristic, plan.pattern, goal, pdbs_, plan.zero_aware);
-    name = std::string(search::heuristic_entry(plan.heuristic)) + ":" + part.name;
+    const PatternChoice choice = pattern_choice(plan, goal, pdbs_);
+    const pdb::Partition& part = choice.partition;
+    name = choice.name();
+    o.heuristic = choice.entry;  // the default may have become another kind (pdb::choose_default)
     const std::string key = goal.board.name() + goal.to_string() + name;
     auto it = heuristics_.find(key);
     if (it == heuristics_.end()) {
       const auto t0 = std::chrono::steady_clock::now();
       it = heuristics_.emplace(key, std::make_unique<pdb::PdbHeuristic>(
-                                        pdb::make_heuristic(pdbs_, goal, part, plan.zero_aware))).first;
+                                        pdb::make_heuristic(pdbs_, goal, part, choice.zero_aware))).first;
       const double load = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       if (announce && !c_.json && (c_.progress || ::isatty(STDERR_FILENO))) {
-        char line[160];
+        char line[200];
         std::snprintf(line, sizeof line, "pattern databases %s%s ready in %.3f s", part.name.c_str(),
                       it->second->reflects() ? " (+ reflection)" : "", load);
         note(line);

@@ -84,11 +84,20 @@ void write_result(const std::string& file, const std::vector<State>& path, const
 // builds estimated over `max_auto_build_seconds` are refused with the build command (exit 3).
 pdb::PdbStore make_pdb_store(const Common& c, double max_auto_build_seconds = 60);
 
-// The partition from --heuristic pdb:SPEC (zpdb:SPEC) or --pattern SPEC; plain "pdb" ("zpdb") takes
-// the strongest stock partition at hand or quick to build (pdb::choose_partition; `zero_aware`: of
-// zero-aware databases).
-pdb::Partition partition_for(const std::string& heuristic, const std::string& pattern, const State& goal,
-                             const pdb::PdbStore& store, bool zero_aware = false);
+// The pattern databases a plan's heuristic comes to: the heuristic's catalogue entry ("pdb",
+// "zpdb" or "catalogue") and its partition or catalogue. The partition is the one of
+// --heuristic pdb:SPEC (zpdb:SPEC, catalogue:SPEC) or --pattern SPEC; plain "pdb" ("zpdb") takes
+// the strongest stock partition at hand or quick to build (pdb::choose_partition), plain
+// "catalogue" the board's stock catalogue; the default heuristic (plan.heuristic_chosen) takes
+// the strongest built (pdb::choose_default). Throws InputError about --heuristic when a pdb or
+// zpdb spec names a catalogue.
+struct PatternChoice {
+  std::string entry;
+  pdb::Partition partition;
+  bool zero_aware = false;
+  std::string name() const { return entry + ":" + partition.name; }
+};
+PatternChoice pattern_choice(const search::SolvePlan& plan, const State& goal, const pdb::PdbStore& store);
 
 // What searches are made from, loaded once per session and kept alive as long as the searches
 // that use them: the pattern databases of each goal and partition (loaded or built through the

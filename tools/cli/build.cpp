@@ -53,8 +53,8 @@ bool file_exists(const std::filesystem::path& p) {
   return std::filesystem::exists(p, ec);
 }
 
-// build --pdb SPEC (--zpdb SPEC: zero-aware databases): the partition's databases for the goal,
-// each kept when its file is valid.
+// build --pdb SPEC (--zpdb SPEC: zero-aware databases): the partition's (or catalogue's) databases
+// for the goal, each kept when its file is valid, each saved as soon as it is built.
 int build_pdb(const Common& c, const BuildFlags& f, const State& goal, bool zero_aware) {
   const pdb::Partition part = pdb::parse_partition(zero_aware ? f.zpdb : f.pdb, goal);
   pdb::PdbStore store = make_pdb_store(c, std::numeric_limits<double>::infinity());  // building is what was asked
@@ -116,12 +116,14 @@ bool has_stock_partition(const State& goal) {
 }
 
 // build --board 4x4 | 5x5 without --pdb: everything the default solve of the board uses (no
-// distance table fits): the strongest stock partition's databases (which the default solve then
-// prefers to any other on disk) and the move automaton.
+// distance table fits): the zero-aware databases of the strongest stock partition (which the
+// default solve then prefers to any other on disk, pdb::choose_default) and the move automaton.
+// Each database is saved as soon as it is built, so a killed build resumes with the first one
+// missing.
 int build_search(const Common& c, const BuildFlags& f, const State& goal) {
   BuildFlags g = f;
-  g.pdb = pdb::stock_by_strength(goal).front().name;
-  const int rc = build_pdb(c, g, goal, false);
+  g.zpdb = pdb::stock_by_strength(goal).front().name;
+  const int rc = build_pdb(c, g, goal, true);
   if (rc != kExitOk) return rc;
   const int depth = search::MoveAutomaton::kDefaultDepth;
   const std::filesystem::path path = search::automaton_path(c.db, depth);

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -21,6 +22,7 @@
 #include "tilespace/distance_table.hpp"
 #include "tilespace/errors.hpp"
 #include "tilespace/problem.hpp"
+#include "tilespace/random_states.hpp"
 #include "tilespace/search/lab.hpp"
 #include "tilespace/search/registry.hpp"
 #include "tilespace/search/solve.hpp"
@@ -135,28 +137,109 @@ std::vector<std::pair<State, State>> read_suite(const std::string& path, const s
   return instances;
 }
 
+// The mean heuristic value of each distinct heuristic of `combos` over `count` random states of
+// `goal` (uniform among the reachable ones, RandomStates), for compare --sample.
+struct SampleRow {
+  std::string heuristic;  // as prepared: "catalogue:max7", "manhattan"
+  std::uint64_t states = 0;
+  double mean = 0;
+  int min = 0, max = 0;
+  double seconds = 0;
+};
+
+std::vector<SampleRow> sample_heuristics(const std::vector<search::Combo>& combos, const State& goal,
+                                         std::uint64_t count, std::uint64_t seed, SearchSources& sources) {
+  std::vector<State> states;
+  RandomStates draw(goal, RandomOptions{std::nullopt, seed}, nullptr);
+  for (std::uint64_t i = 0; i < count; ++i) states.push_back(draw.next());
+  std::vector<SampleRow> rows;
+  for (const auto& combo : combos) {
+    if (combo.heuristic.empty()) continue;
+    search::SolveOptions o = search::solve_options(combo.plan);
+    const std::string name = sources.prepare(combo.plan, goal, o, false);
+    if (std::any_of(rows.begin(), rows.end(), [&](const SampleRow& r) { return r.heuristic == name; })) continue;
+    if (combo.plan.needs_table) o.table = sources.table(goal.board, goal.blank);
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::vector<int> h = search::heuristic_values(goal, o, states);
+    SampleRow r{name, h.size(), 0, *std::min_element(h.begin(), h.end()), *std::max_element(h.begin(), h.end()),
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()};
+    r.mean = static_cast<double>(std::accumulate(h.begin(), h.end(), std::int64_t{0})) / static_cast<double>(h.size());
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
+// A table on stdout: aligned columns (Markdown with --md, CSV with --csv), the columns from
+// `right_from` on right-aligned.
+void print_table(const LabFlags& f, const std::vector<std::string>& head, const std::vector<std::vector<std::string>>& cells,
+                 std::size_t right_from) {
+  if (f.csv) {
+    auto quote = [](const std::string& v) { return v.find_first_of(",\"") == std::string::npos ? v : "\"" + v + "\""; };
+    for (std::size_t i = 0; i < head.size(); ++i) std::printf("%s%s", i ? "," : "", head[i].c_str());
+    std::puts("");
+    for (const auto& row : cells) {
+      for (std::size_t i = 0; i < row.size(); ++i) std::printf("%s%s", i ? "," : "", quote(row[i]).c_str());
+      std::puts("");
+    }
+    return;
+  }
+  std::vector<std::size_t> width(head.size());
+  for (std::size_t i = 0; i < head.size(); ++i) width[i] = display_width(head[i]);
+  for (const auto& row : cells)
+    for (std::size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], display_width(row[i]));
+  auto print_row = [&](const std::vector<std::string>& row) {
+    std::string line = f.md ? "|" : "";
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      const std::string cell = pad(row[i], width[i], i >= right_from);
+      line += f.md ? " " + cell + " |" : (i ? "  " : "") + cell;
+    }
+    std::puts(line.c_str());
+  };
+  print_row(head);
+  if (f.md) {
+    std::string sep = "|";
+    for (std::size_t i = 0; i < head.size(); ++i) {
+      std::string dashes(width[i], '-');  // every head is at least one column wide
+      if (i >= right_from) dashes.back() = ':';
+      sep += " " + dashes + " |";
+    }
+    std::puts(sep.c_str());
+  }
+  for (const auto& row : cells) print_row(row);
+}
+
 }  // namespace
 
 int cmd_compare(Common& c, const std::optional<std::string>& start_arg, const LabFlags& f) {
   std::vector<std::pair<State, State>> instances;
+  const std::uint64_t sample = f.sample ? parse_whole("sample", *f.sample, 1, 1'000'000) : 0;
+  if (f.seed && !f.sample) throw option_error("seed", "applies with --sample");
+  std::optional<State> sample_goal;  // the goal of --sample: the instances' first, or --board/--goal's
   if (!f.suite.empty()) {
     if (start_arg) throw InputError("give either START or --suite FILE, not both");
     if (!c.goal.empty()) throw option_error("goal", "does not apply with --suite (each line has its goal)");
     if (!c.blank.empty()) throw option_error("blank", "does not apply with --suite (numbered tiles only)");
     instances = read_suite(f.suite, board_option(c));
+  } else if (sample > 0 && !start_arg) {
+    sample_goal = read_problem(c, std::nullopt).goal;  // only the sample: no instance to run
   } else {
     const Problem p = read_problem(c, start_arg.value_or("-"));
     instances.emplace_back(*p.start, p.goal);
   }
+  if (!sample_goal) sample_goal = instances[0].second;
   const std::string default_list =
       "bfs,bibfs,dfs,iddfs,greedy:manhattan,astar:misplaced,astar:manhattan,astar:linear-conflict,"
       "astar:inversions,astar:misplaced-inversions,wastar:manhattan,idastar:manhattan";
-  const auto combos = search::parse_combos(f.algorithms.empty() ? default_list : f.algorithms, instances[0].first.board);
+  const auto combos = search::parse_combos(f.algorithms.empty() ? default_list : f.algorithms, sample_goal->board);
   search::SolveOptions base;
   base.limits = lab_limits(f, 10.0);
   base.limits.max_bytes = default_memory_limit();
   TableStore store = make_store(c);
   SearchSources sources(c);
+  const std::vector<SampleRow> sampled = sample > 0 ? sample_heuristics(combos, *sample_goal, sample,
+                                                                        f.seed ? parse_whole("seed", *f.seed, 0, UINT64_MAX) : 1,
+                                                                        sources)
+                                                    : std::vector<SampleRow>{};
   std::vector<Row> rows;
   for (const auto& [st, gl] : instances) {
     std::optional<int> opt;
@@ -198,51 +281,35 @@ int cmd_compare(Common& c, const std::optional<std::string>& start_arg, const La
                      {"stopped", r.r.stopped == search::Stop::None ? json(nullptr) : json(search::stop_name(r.r.stopped))},
                      {"expanded", r.r.expanded}, {"generated", r.r.generated}, {"peak_bytes", r.r.peak_bytes},
                      {"seconds", r.r.seconds}});
+    if (sample > 0) {  // {"sample": [...], "runs": [...]}
+      json heur = json::array();
+      for (const auto& r : sampled)
+        heur.push_back({{"heuristic", r.heuristic}, {"states", r.states}, {"mean", r.mean}, {"min", r.min},
+                        {"max", r.max}, {"seconds", r.seconds}});
+      out = json{{"sample", heur}, {"goal", tiles_json(*sample_goal)}, {"runs", out}};
+    }
     std::puts(out.dump().c_str());
     return rc;
   }
-  std::vector<std::string> head{"instance", "solver", "length", "optimal", "expanded", "generated", "peak KiB", "seconds"};
-  if (!f.csv)
-    for (auto& h : head) h = m.get(h);
+  auto heads = [&](std::vector<std::string> head) {
+    if (!f.csv)
+      for (auto& h : head) h = m.get(h);
+    return head;
+  };
+  if (sample > 0) {
+    std::vector<std::vector<std::string>> cells;
+    for (const auto& r : sampled)
+      cells.push_back({r.heuristic, std::to_string(r.states), fixed(r.mean, 3), std::to_string(r.min),
+                       std::to_string(r.max), fixed(r.seconds, 3)});
+    print_table(f, heads({"heuristic", "states", "mean h", "min h", "max h", "seconds"}), cells, 1);
+    if (rows.empty()) return rc;
+    std::puts("");
+  }
   std::vector<std::vector<std::string>> cells;
   for (const auto& r : rows)
     cells.push_back({r.instance, r.solver, length(r), optimal(r), std::to_string(r.r.expanded), std::to_string(r.r.generated),
                      fixed(static_cast<double>(r.r.peak_bytes) / 1024.0, 1), fixed(r.r.seconds, 6)});
-  if (f.csv) {
-    auto quote = [](const std::string& v) { return v.find_first_of(",\"") == std::string::npos ? v : "\"" + v + "\""; };
-    for (std::size_t i = 0; i < head.size(); ++i) std::printf("%s%s", i ? "," : "", head[i].c_str());
-    std::puts("");
-    for (const auto& row : cells) {
-      for (std::size_t i = 0; i < row.size(); ++i) std::printf("%s%s", i ? "," : "", quote(row[i]).c_str());
-      std::puts("");
-    }
-    return rc;
-  }
-  std::vector<std::size_t> width(head.size());
-  for (std::size_t i = 0; i < head.size(); ++i) width[i] = display_width(head[i]);
-  for (const auto& row : cells)
-    for (std::size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], display_width(row[i]));
-  auto print_row = [&](const std::vector<std::string>& row) {
-    std::string line = f.md ? "|" : "";
-    for (std::size_t i = 0; i < row.size(); ++i) {
-      const bool right = i >= 2;
-      std::string cell = row[i];
-      cell = pad(cell, width[i], right);
-      line += f.md ? " " + cell + " |" : (i ? "  " : "") + cell;
-    }
-    std::puts(line.c_str());
-  };
-  print_row(head);
-  if (f.md) {
-    std::string sep = "|";
-    for (std::size_t i = 0; i < head.size(); ++i) {
-      std::string dashes(width[i], '-');  // every head is at least one column wide
-      if (i >= 2) dashes.back() = ':';    // right-aligned columns
-      sep += " " + dashes + " |";
-    }
-    std::puts(sep.c_str());
-  }
-  for (const auto& row : cells) print_row(row);
+  print_table(f, heads({"instance", "solver", "length", "optimal", "expanded", "generated", "peak KiB", "seconds"}), cells, 2);
   return rc;
 }
 

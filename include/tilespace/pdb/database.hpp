@@ -141,4 +141,21 @@ std::vector<Partition> stock_by_strength(const State& goal);
 // or the goal's blank is not in a corner (parse_partition).
 Partition choose_partition(const PdbStore& store, const State& goal, bool zero_aware = false);
 
+// The stock catalogue of the goal's board (parse_partition: "max7" on 5x5). Throws InputError
+// when the board has none, or as parse_partition.
+Partition stock_catalogue(const State& goal);
+
+// What the default search (`solve` without --heuristic on 4x4 and 5x5) uses: the fastest
+// pattern databases whose files are all in the store, in the order measured on the 24-puzzle
+// (docs/benchmarks.md): each stock partition from the strongest, its zero-aware databases before
+// its additive ones; then the board's stock catalogue (fewer nodes, but each costs about three
+// times as much: slower on every instance measured); when none is built, choose_partition's
+// additive pick. `zero_aware` tells which kind was chosen; a chosen catalogue is one
+// (Partition::catalogue()).
+struct DefaultChoice {
+  Partition partition;
+  bool zero_aware = false;
+};
+DefaultChoice choose_default(const PdbStore& store, const State& goal);
+
 }  // namespace tilespace::pdb

@@ -36,25 +36,38 @@ struct Pattern {
   friend bool operator==(const Pattern&, const Pattern&) = default;
 };
 
-// Disjoint patterns whose databases add up to an admissible heuristic.
+// Disjoint patterns whose databases add up to an admissible heuristic; or a *catalogue*: several
+// such partitions whose largest sum is taken (Clausecker & Reinefeld 2021), still admissible and
+// consistent, with the patterns they share stored and looked up once.
 struct Partition {
-  std::string name;               // "7-8", or the tiles as given ("1,2,3/4,5,6")
-  std::vector<Pattern> patterns;  // pairwise disjoint
+  std::string name;               // "7-8", "max7", or the tiles as given ("1,2,3/4,5,6")
+  std::vector<Pattern> patterns;  // distinct; pairwise disjoint within each partition
+  // A catalogue's partitions: the indices in `patterns` of each one's patterns. Empty for a plain
+  // partition (one partition of every pattern).
+  std::vector<std::vector<int>> groups;
+  bool catalogue() const noexcept { return groups.size() > 1; }
+  // The partitions as indices, a plain partition as one group of every pattern.
+  std::vector<std::vector<int>> partitions() const;
 };
 
-// The partition named by `spec` for `goal`:
-//   - a stock name: "7-8", "6-6-3", "5-5-5" (4x4), "6-6-6-6" (5x5), "4-4" (3x3);
-//   - or tiles: patterns split by '/', tiles by ',' ("1,2,3,4,5,6,7/8,9,10,11,12,13,14,15").
+// The partition or catalogue named by `spec` for `goal`:
+//   - a stock name: "7-8", "6-6-3", "5-5-5" (4x4), "6-6-6-6" (5x5), "4-4" (3x3); a stock catalogue:
+//     "max7" (5x5: seven 6-6-6-6 partitions, fourteen patterns);
+//   - or tiles: patterns split by '/', tiles by ',' ("1,2,3,4,5,6,7/8,9,10,11,12,13,14,15");
+//   - several of these joined by '+' make a catalogue ("6-6-6-6+1,2,3,4,5,6/...").
 // Stock partitions are defined for the goal with the blank in the top-left corner (Korf's goal,
 // "0 1 2 ... N-1"), where they are blocks of cells; for a goal with the blank in another corner
 // the board is mirrored so the blocks keep their shape. The tiles of a stock pattern are the
 // goal's tiles on those cells. Throws InputError naming the problem (unknown name, tile out of
-// range or the blank, a tile in two patterns, an empty pattern, a pattern of more than N-2 tiles,
-// a stock name for another board or a goal whose blank is not in a corner).
+// range or the blank, a tile in two patterns of a partition, an empty pattern or partition, a
+// pattern of more than N-2 tiles, a stock name for another board or a goal whose blank is not in
+// a corner).
 Partition parse_partition(std::string_view spec, const State& goal);
 
-// The stock partition names for a board, e.g. {"5-5-5", "6-6-3", "7-8"} for 4x4.
+// The stock partition names for a board, e.g. {"5-5-5", "6-6-3", "7-8"} for 4x4; the stock
+// catalogues ({"max7"} for 5x5).
 std::vector<std::string> stock_partitions(const Board& board);
+std::vector<std::string> stock_catalogues(const Board& board);
 
 // The cell of every pattern tile in a state (board order), i.e. its placement.
 // Precondition: pattern tiles are tiles of `s`.

@@ -72,14 +72,19 @@ class ZeroAwareIndex {
   std::uint64_t rank(const std::uint8_t* pos, int blank) const noexcept {
     CellMask cover = 0;
     for (int i = 0; i < k_; ++i) cover |= CellMask{1} << pos[i];
-    // One pass over the tiles: tile i's place p among the covered cells gives both its term of
-    // the set's colex rank, C(cell, p + 1), and its Lehmer digit (p less the earlier tiles below p).
-    std::uint32_t set = 0, used = 0, perm = 0;
+    // Tile i's place p[i] among the covered cells gives its term of the set's colex rank,
+    // C(cell, p[i] + 1), and its Lehmer digit: the later tiles whose places are below p[i] (a
+    // suffix of place bits, so no chain through the earlier digits).
+    std::array<std::uint32_t, kMaxZeroAwareTiles> p{};
+    std::uint32_t set = 0;
     for (int i = 0; i < k_; ++i) {
-      const int p = std::popcount(cover & ((CellMask{1} << pos[i]) - 1));
-      set += binom_[pos[i]][p + 1];
-      perm += static_cast<std::uint32_t>(p - std::popcount(used & ((1u << p) - 1))) * weight_[i];
-      used |= 1u << p;
+      p[i] = static_cast<std::uint32_t>(std::popcount(cover & ((CellMask{1} << pos[i]) - 1)));
+      set += binom_[pos[i]][p[i] + 1];
+    }
+    std::uint32_t later = 0, perm = 0;
+    for (int i = k_ - 1; i >= 0; --i) {
+      perm += static_cast<std::uint32_t>(std::popcount(later & ((1u << p[i]) - 1))) * weight_[i];
+      later |= 1u << p[i];
     }
     std::uint32_t slot = base_[set];
     // A divided free area: the blank's region is one of the set's next slots (by lowest cell).

@@ -23,7 +23,8 @@ struct Combo {
   bool claims_optimal() const;
 };
 
-// Parses "bfs,astar:manhattan,idastar:linear-conflict" for `board`, each entry through the
+// Parses "bfs,astar:manhattan,idastar:linear-conflict" for `board` (a comma before a digit belongs
+// to a pattern's tiles: "idastar:pdb:1,2,3/4,5,6,astar"), each entry through the
 // registry's planning step (plan_solve: a heuristic-taking algorithm without one gets its
 // default; a heuristic given to an algorithm without one is an error). Throws InputError about
 // the --algorithms option naming the bad entry.
@@ -62,5 +63,10 @@ struct VerifyReport {
 // every path: legal moves, ends at the goal, length against the table.
 VerifyReport verify(const GoalTable& table, const State& goal, const Combo& combo, const std::vector<std::uint64_t>& ranks,
                     const SolveOptions& base, int threads);
+
+// The heuristic value of each of `states` for `goal`, with the heuristic of `o` (o.heuristic and
+// its sources, o.table and o.pdb, as prepared for a search): what `compare --sample` averages.
+// Throws InputError for an unknown heuristic or missing sources.
+std::vector<int> heuristic_values(const State& goal, const SolveOptions& o, const std::vector<State>& states);
 
 }  // namespace tilespace::search

@@ -4,13 +4,15 @@
 // h = the sum over the partition's databases of the value of its tiles' placement; where the goal
 // allows it (pdb/heuristic.hpp: a square board, the blank on the diagonal) the maximum of that sum
 // and the same sum for the state reflected about the main diagonal (Korf & Felner 2002). Both sums
-// are admissible and consistent (each changes by at most 1 a move).
+// are admissible and consistent (each changes by at most 1 a move). A catalogue (pattern.hpp) takes
+// the largest of its partitions' sums, direct and reflected: admissible and consistent too.
 //
 // Per node the search carries a Value: every pattern's placement (direct and reflected) and
 // value. A move re-ranks only the pattern of the tile that moved and its reflected pattern: two
 // lookups, O(k) each, no allocation. With a cap (IDA*: bound - g), the reflected lookup is skipped
 // when the direct sum alone already exceeds it; the value returned is then the direct sum, still a
-// lower bound, and the node is pruned without being expanded. (Prefetching the children's lookups
+// lower bound, and the node is pruned without being expanded. A catalogue stops at the first
+// partition whose sum, exact once its pattern with the moved tile is looked up, exceeds the cap. (Prefetching the children's lookups
 // before evaluating them was measured slower — 24-puzzle instance 38, IDA*: 11.1-12.0 s with,
 // 9.6-10.4 s without — and is not done.)
 //
@@ -20,6 +22,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -32,41 +35,73 @@ namespace tilespace::search {
 
 namespace detail {
 
+// How much a node's Value holds: patterns, their tiles in all, and partitions. A plain partition
+// keeps its Value small (IDA* copies one a generated node); a catalogue's is larger.
+template <int Patterns, int Cells, int Groups>
+struct SumShape {
+  static constexpr int kPatterns = Patterns, kCells = Cells, kGroups = Groups;
+};
+using PartitionShape = SumShape<pdb::kMaxPatterns, kMaxBoardCells, 1>;
+using CatalogueShape = SumShape<pdb::kMaxCataloguePatterns, 4 * kMaxBoardCells, pdb::kMaxCataloguePartitions>;
+
 // The heuristic over either kind of pattern database, given how to look one up (Lookup):
 //   static int first(const Db&, const std::uint8_t* cells, int blank)          a state's value;
 //   static int next(const Db&, int before, const std::uint8_t* cells, int blank)  after a move of
 //     one of the database's tiles, from the value before it.
-// It keeps, in each node's Value, every pattern's placement and value (direct and reflected); a
-// move looks up only the pattern of the tile that moved and its reflected pattern.
-template <class D, class Db, class Lookup>
+// It keeps, in each node's Value, every pattern's placement and value (direct and reflected) and
+// every partition's sums; a move looks up only the patterns of the tile that moved (one per
+// partition that counts it, each pattern once) and their reflected patterns.
+template <class D, class Db, class Lookup, class Shape = PartitionShape>
 class PatternSum {
+  static constexpr int kGroups = Shape::kGroups;
+
  public:
   static constexpr bool kAdmissible = true;
   static constexpr bool kUnrolled = true;  // IDA* unrolls its node loop on static boards
 
   struct Value {
-    std::array<std::uint8_t, kMaxBoardCells> cells;   // the direct placements, pattern after pattern
-    std::array<std::uint8_t, kMaxBoardCells> mirror;  // the reflected placements
-    std::array<std::uint8_t, pdb::kMaxPatterns> val, mval;
-    std::int16_t sum, msum;  // msum is 0 without reflection (or skipped under a cap)
+    std::array<std::uint8_t, Shape::kCells> cells;   // the direct placements, pattern after pattern
+    std::array<std::uint8_t, Shape::kCells> mirror;  // the reflected placements
+    std::array<std::uint8_t, Shape::kPatterns> val, mval;
+    std::array<std::int16_t, kGroups> sum, msum;  // per partition; msum is 0 without reflection (or skipped under a cap)
   };
-  static int value(const Value& v) noexcept { return std::max(v.sum, v.msum); }
+  static int value(const Value& v) noexcept {
+    int h = std::max(v.sum[0], v.msum[0]);
+    for (int g = 1; g < kGroups; ++g) h = std::max({h, static_cast<int>(v.sum[g]), static_cast<int>(v.msum[g])});
+    return h;
+  }
 
-  // Precondition: `dbs` are `tables`' databases, made for d.goal.
+  // Precondition: `dbs` are `tables`' databases, made for d.goal. Throws InputError when they do
+  // not fit the Shape (a catalogue given to a partition's heuristic).
   PatternSum(const D& d, const pdb::PdbHeuristic& tables, const std::vector<std::shared_ptr<const Db>>& dbs)
       : reflect_(tables.reflects()) {
     if (!(tables.goal() == d.goal)) throw InputError("the pattern databases are for another goal");
+    const auto& groups = tables.partitions();
+    if (static_cast<int>(groups.size()) > kGroups)
+      throw InputError("a catalogue of " + std::to_string(groups.size()) +
+                       " partitions needs the catalogue heuristic (--heuristic catalogue:SPEC)");
     patterns_ = static_cast<int>(dbs.size());
+    groups_ = static_cast<int>(groups.size());
+    if (patterns_ > Shape::kPatterns) throw InputError("too many patterns: " + std::to_string(patterns_));
     int offset = 0;
     for (int j = 0; j < patterns_; ++j) {
       db_[j] = dbs[j].get();
       off_[j] = static_cast<std::uint8_t>(offset);
       offset += static_cast<int>(dbs[j]->pattern().tiles.size());
     }
+    if (offset > Shape::kCells) throw InputError("too many pattern tiles: " + std::to_string(offset));
+    for (int g = 0; g < groups_; ++g)
+      for (const int j : groups[static_cast<std::size_t>(g)]) in_[j] = static_cast<std::uint8_t>(in_[j] | (1u << g));
+    auto slots_of = [&](int tile, std::array<Slot, kGroups>& out) {
+      int k = 0;
+      for (const auto s : tables.slots(tile)) {
+        if (k == kGroups) throw InputError("a tile is in more patterns than the catalogue has partitions");
+        out[k++] = {s.pattern, static_cast<std::uint8_t>(off_[s.pattern] + s.index)};
+      }
+    };
     for (int t = 0; t < d.cells(); ++t) {
-      if (const auto s = tables.slot(t); s.pattern >= 0) slot_[t] = {s.pattern, static_cast<std::uint8_t>(off_[s.pattern] + s.index)};
-      if (const auto s = tables.slot(tables.mirror_tile(t)); reflect_ && s.pattern >= 0)
-        mslot_[t] = {s.pattern, static_cast<std::uint8_t>(off_[s.pattern] + s.index)};
+      slots_of(t, slot_[t]);
+      if (reflect_) slots_of(tables.mirror_tile(t), mslot_[t]);
     }
     for (int c = 0; c < d.cells(); ++c) mcell_[c] = static_cast<std::uint8_t>(tables.mirror_cell(c));
   }
@@ -75,32 +110,39 @@ class PatternSum {
     Value v = placed(p);
     for (int j = 0; j < patterns_; ++j) {
       v.val[j] = static_cast<std::uint8_t>(Lookup::first(*db_[j], &v.cells[off_[j]], blank));
-      v.sum = static_cast<std::int16_t>(v.sum + v.val[j]);
-      if (reflect_) {
-        v.mval[j] = static_cast<std::uint8_t>(Lookup::first(*db_[j], &v.mirror[off_[j]], mcell_[blank]));
-        v.msum = static_cast<std::int16_t>(v.msum + v.mval[j]);
-      }
+      if (reflect_) v.mval[j] = static_cast<std::uint8_t>(Lookup::first(*db_[j], &v.mirror[off_[j]], mcell_[blank]));
     }
+    add_sums(v);
     return v;
   }
 
   Value update(const Value& v, typename D::Word, int blank_after, int tile, int, int to, int cap) const noexcept {
     Value n = v;
-    if (const Slot s = slot_[tile]; s.pattern >= 0) {
+    for (const Slot& s : slot_[tile]) {
+      if (s.pattern < 0) break;
       n.cells[s.at] = static_cast<std::uint8_t>(to);
       const int nv = Lookup::next(*db_[s.pattern], n.val[s.pattern], &n.cells[off_[s.pattern]], blank_after);
-      n.sum = static_cast<std::int16_t>(n.sum + nv - n.val[s.pattern]);
+      add(n.sum, s.pattern, nv - n.val[s.pattern]);
       n.val[s.pattern] = static_cast<std::uint8_t>(nv);
+      if constexpr (kGroups > 1)
+        if (const int h = over(n.sum, s.pattern, cap); h >= 0) return pruned(n, h);
     }
-    if (const Slot m = mslot_[tile]; m.pattern >= 0) {
-      n.mirror[m.at] = mcell_[to];
-      if (n.sum > cap) {  // pruned on the direct sum: the reflected lookup is not needed
-        n.msum = 0;
-        return n;
+    if (mslot_[tile][0].pattern >= 0) {
+      if constexpr (kGroups == 1) {
+        if (n.sum[0] > cap) {  // pruned on the direct sum: the reflected lookup is not needed
+          n.msum.fill(0);
+          return n;
+        }
       }
-      const int nv = Lookup::next(*db_[m.pattern], n.mval[m.pattern], &n.mirror[off_[m.pattern]], mcell_[blank_after]);
-      n.msum = static_cast<std::int16_t>(n.msum + nv - n.mval[m.pattern]);
-      n.mval[m.pattern] = static_cast<std::uint8_t>(nv);
+      for (const Slot& m : mslot_[tile]) {
+        if (m.pattern < 0) break;
+        n.mirror[m.at] = mcell_[to];
+        const int nv = Lookup::next(*db_[m.pattern], n.mval[m.pattern], &n.mirror[off_[m.pattern]], mcell_[blank_after]);
+        add(n.msum, m.pattern, nv - n.mval[m.pattern]);
+        n.mval[m.pattern] = static_cast<std::uint8_t>(nv);
+        if constexpr (kGroups > 1)
+          if (const int h = over(n.msum, m.pattern, cap); h >= 0) return pruned(n, h);
+      }
     }
     return n;
   }
@@ -115,21 +157,62 @@ class PatternSum {
     for (int c = 0; c < D::kCells; ++c) {
       const int t = D::tile_at(p, c);
       if (t == 0) continue;
-      if (slot_[t].pattern >= 0) v.cells[slot_[t].at] = static_cast<std::uint8_t>(c);
-      if (mslot_[t].pattern >= 0) v.mirror[mslot_[t].at] = mcell_[c];
+      for (const Slot& s : slot_[t]) {
+        if (s.pattern < 0) break;
+        v.cells[s.at] = static_cast<std::uint8_t>(c);
+      }
+      for (const Slot& m : mslot_[t]) {
+        if (m.pattern < 0) break;
+        v.mirror[m.at] = mcell_[c];
+      }
     }
     return v;
   }
+  // Every partition's sums from the patterns' values.
+  void add_sums(Value& v) const noexcept {
+    for (int j = 0; j < patterns_; ++j) {
+      add(v.sum, j, v.val[j]);
+      if (reflect_) add(v.msum, j, v.mval[j]);
+    }
+  }
+  // Adds `delta` to the sums of the partitions that hold pattern j.
+  void add(std::array<std::int16_t, kGroups>& sums, int j, int delta) const noexcept {
+    if constexpr (kGroups == 1) {
+      sums[0] = static_cast<std::int16_t>(sums[0] + delta);
+    } else {
+      for (unsigned m = in_[j]; m; m &= m - 1) {
+        const int g = std::countr_zero(m);
+        sums[g] = static_cast<std::int16_t>(sums[g] + delta);
+      }
+    }
+  }
+  // A catalogue under a cap: once pattern j is looked up again, the sums of the partitions holding
+  // it are exact (each partition has one pattern with the tile that moved; the others kept their
+  // values). The first such sum above the cap prunes the node: returns it (else -1).
+  int over(const std::array<std::int16_t, kGroups>& sums, int j, int cap) const noexcept {
+    for (unsigned m = in_[j]; m; m &= m - 1)
+      if (const int g = std::countr_zero(m); sums[g] > cap) return sums[g];
+    return -1;
+  }
+  // A node pruned with `h`, a partition's exact sum: the other sums may be stale (a pattern not
+  // looked up again), so the Value keeps only h. It is never expanded or updated again.
+  static Value pruned(Value& n, int h) noexcept {
+    n.sum.fill(0);
+    n.msum.fill(0);
+    n.sum[0] = static_cast<std::int16_t>(h);
+    return n;
+  }
 
   struct Slot {
-    std::int8_t pattern = -1;  // which database counts the tile (-1: none)
+    std::int8_t pattern = -1;  // which database counts the tile (-1: none, and no further slot)
     std::uint8_t at = 0;       // its place in Value::cells (mirror: Value::mirror)
   };
   bool reflect_;
-  int patterns_ = 0;
-  std::array<const Db*, pdb::kMaxPatterns> db_{};
-  std::array<std::uint8_t, pdb::kMaxPatterns> off_{};
-  std::array<Slot, kMaxBoardCells> slot_{}, mslot_{};
+  int patterns_ = 0, groups_ = 1;
+  std::array<const Db*, Shape::kPatterns> db_{};
+  std::array<std::uint8_t, Shape::kPatterns> off_{};
+  std::array<std::uint8_t, Shape::kPatterns> in_{};  // the partitions holding each pattern, a bit each
+  std::array<std::array<Slot, kGroups>, kMaxBoardCells> slot_{}, mslot_{};
   std::array<std::uint8_t, kMaxBoardCells> mcell_{};
 };
 
@@ -173,14 +256,14 @@ class PatternDatabases : public detail::PatternSum<D, pdb::PatternDatabase, deta
 // A* and the hybrid search keep each stored node's values (Stored: a byte a pattern, direct and
 // reflected) and restore the node's Value from them and its state, instead of a descent per
 // expanded node (StoredValueHeuristic, concepts.hpp).
-template <class D>
-class ZeroAwareDatabases : public detail::PatternSum<D, pdb::ZeroAwareDatabase, detail::ZeroAwareLookup> {
-  using Base = detail::PatternSum<D, pdb::ZeroAwareDatabase, detail::ZeroAwareLookup>;
+template <class D, class Shape = detail::PartitionShape>
+class ZeroAwareDatabases : public detail::PatternSum<D, pdb::ZeroAwareDatabase, detail::ZeroAwareLookup, Shape> {
+  using Base = detail::PatternSum<D, pdb::ZeroAwareDatabase, detail::ZeroAwareLookup, Shape>;
 
  public:
   using Value = typename Base::Value;
   struct Stored {
-    std::array<std::uint8_t, pdb::kMaxPatterns> val, mval;
+    std::array<std::uint8_t, Shape::kPatterns> val, mval;
   };
 
   // Precondition: `tables` holds zero-aware databases made for d.goal (InputError otherwise).
@@ -192,12 +275,14 @@ class ZeroAwareDatabases : public detail::PatternSum<D, pdb::ZeroAwareDatabase, 
     Value v = this->placed(p);
     v.val = s.val;
     v.mval = s.mval;
-    for (int j = 0; j < this->patterns_; ++j) {
-      v.sum = static_cast<std::int16_t>(v.sum + v.val[j]);
-      if (this->reflect_) v.msum = static_cast<std::int16_t>(v.msum + v.mval[j]);
-    }
+    this->add_sums(v);
     return v;
   }
 };
+
+// A catalogue of zero-aware databases (pattern.hpp: several partitions, the largest sum taken):
+// the same heuristic with room for every partition in a node's Value.
+template <class D>
+using ZeroAwareCatalogue = ZeroAwareDatabases<D, detail::CatalogueShape>;
 
 }  // namespace tilespace::search

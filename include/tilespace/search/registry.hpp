@@ -83,6 +83,7 @@ struct HeuristicInfo {
   bool pattern_database;          // pattern databases, additive or zero-aware (boards up to 5x5, any algorithm)
   std::string_view description;
   bool zero_aware = false;        // zero-aware pattern databases (pdb/zero_aware.hpp)
+  bool catalogue = false;         // takes catalogues, several partitions (pdb/pattern.hpp); the others take one
 };
 
 const std::vector<AlgorithmInfo>& algorithm_catalog();
@@ -145,6 +146,8 @@ struct SolvePlan {
   std::string pattern;           // --pattern (pattern databases), may be empty
   bool pattern_database = false;
   bool zero_aware = false;       // the pattern databases are zero-aware ones
+  bool catalogue = false;        // the heuristic takes a catalogue (a plain partition is one too)
+  bool heuristic_chosen = false; // the heuristic is the default, not asked for: the strongest built may replace it
   double weight = 2.0;
   int depth_limit = 50;
   Limits limits;             // aidastar: max_bytes is A*'s memory, not a limit
