@@ -31,6 +31,18 @@ TempDir::~TempDir() {
   std::filesystem::remove_all(path, ec);
 }
 
+std::vector<Instance> read_instances(const std::string& file, const tilespace::Board& board) {
+  std::ifstream in(std::string(TILESPACE_TEST_DATA) + "/" + file);
+  std::vector<Instance> out;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    const auto tab = line.find('\t');
+    out.push_back({tilespace::parse_state(line.substr(0, tab), board), std::stoi(line.substr(tab + 1))});
+  }
+  return out;
+}
+
 void write_file(const std::filesystem::path& p, const std::string& text) {
   std::ofstream(p, std::ios::binary) << text;
 }

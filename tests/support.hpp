@@ -63,6 +63,14 @@ tilespace::State random_state(const tilespace::Board& board, std::mt19937_64& rn
 // `steps` random moves of the blank from `s` (reversals allowed): a state reachable from `s`.
 tilespace::State random_walk(tilespace::State s, int steps, std::mt19937_64& rng);
 
+// The "TILES<TAB>LENGTH" lines of tests/data/<file> (Korf's instances and their published optimal
+// lengths), comment lines skipped.
+struct Instance {
+  tilespace::State start;
+  int length;
+};
+std::vector<Instance> read_instances(const std::string& file, const tilespace::Board& board);
+
 void write_file(const std::filesystem::path& p, const std::string& text);
 std::string read_file(const std::filesystem::path& p);
 

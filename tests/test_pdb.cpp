@@ -43,22 +43,8 @@ search::Result solve_idastar(const State& start, const PdbHeuristic& h, const st
 
 namespace {
 
-// Korf's instances: tiles by cell and the published optimal length.
-struct Instance {
-  State start;
-  int length;
-};
-std::vector<Instance> read_instances(const std::string& file, const Board& board) {
-  std::ifstream in(std::string(TILESPACE_TEST_DATA) + "/" + file);
-  std::vector<Instance> out;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    const auto tab = line.find('\t');
-    out.push_back({parse_state(line.substr(0, tab), board), std::stoi(line.substr(tab + 1))});
-  }
-  return out;
-}
+using testing::Instance;
+using testing::read_instances;
 
 // Naive reference: the least cost over blank cells of each placement (testing::naive_pattern_costs).
 std::map<std::vector<int>, int> naive_pdb(const State& goal, const Pattern& p) {

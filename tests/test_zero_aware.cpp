@@ -112,10 +112,12 @@ void check_one_bit(const State& goal, const Pattern& p, std::uint64_t descent_ev
   CHECK(wrong == 0);
 }
 
-search::Result solve_with(const State& start, const PdbHeuristic& h, const std::string& algorithm = "idastar") {
+// One thread, with the databases of `h` as the heuristic `heuristic` ("zpdb", or "catalogue").
+search::Result solve_with(const State& start, const PdbHeuristic& h, const std::string& algorithm = "idastar",
+                          const std::string& heuristic = "zpdb") {
   search::SolveOptions o;
   o.algorithm = algorithm;
-  o.heuristic = "zpdb";
+  o.heuristic = heuristic;
   o.pdb = &h;
   o.threads = 1;
   return search::solve(start, h.goal(), o);
@@ -353,21 +355,14 @@ TEST_CASE("searches with zero-aware databases are optimal on Korf's quickest ins
   o.dir = dir.path;
   PdbStore store(o);
   const PdbHeuristic h = make_heuristic(store, goal, parse_partition("6-6-3", goal), true);
-  std::ifstream in(std::string(TILESPACE_TEST_DATA) + "/korf100.tsv");
-  std::string line;
-  std::vector<std::pair<State, int>> korf;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    const auto tab = line.find('\t');
-    korf.emplace_back(parse_state(line.substr(0, tab), board), std::stoi(line.substr(tab + 1)));
-  }
+  const auto korf = testing::read_instances("korf100.tsv", board);
   REQUIRE(korf.size() == 100);
   for (const int i : {0, 1, 2, 4, 6, 7, 9, 11, 15, 21}) {  // instances IDA* solves in well under a second
     INFO("Korf's instance " << i + 1);
-    CHECK(h.evaluate(korf[i].first) <= korf[i].second);
-    const search::Result r = solve_with(korf[i].first, h, "idastar");
+    CHECK(h.evaluate(korf[i].start) <= korf[i].length);
+    const search::Result r = solve_with(korf[i].start, h, "idastar");
     REQUIRE(r.solved);
-    CHECK(static_cast<int>(r.path.size()) - 1 == korf[i].second);
+    CHECK(static_cast<int>(r.path.size()) - 1 == korf[i].length);
   }
 }
 
@@ -561,12 +556,7 @@ TEST_CASE("searches with a zero-aware catalogue are optimal on 8-puzzle states a
   o.dir = dir.path;
   PdbStore store(o);
   auto solve = [](const State& s, const PdbHeuristic& h, const char* algorithm) {
-    search::SolveOptions so;
-    so.algorithm = algorithm;
-    so.heuristic = "catalogue";
-    so.pdb = &h;
-    so.threads = 1;
-    return search::solve(s, h.goal(), so);
+    return solve_with(s, h, algorithm, "catalogue");
   };
   {
     const State goal = canonical_goal(Board(3, 3), 8);
@@ -586,21 +576,14 @@ TEST_CASE("searches with a zero-aware catalogue are optimal on 8-puzzle states a
   const Board board(4, 4);
   const State goal = canonical_goal(board, 0);
   const PdbHeuristic h = make_heuristic(store, goal, parse_partition("6-6-3+5-5-5", goal), true);
-  std::ifstream in(std::string(TILESPACE_TEST_DATA) + "/korf100.tsv");
-  std::string line;
-  std::vector<std::pair<State, int>> korf;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    const auto tab = line.find('\t');
-    korf.emplace_back(parse_state(line.substr(0, tab), board), std::stoi(line.substr(tab + 1)));
-  }
+  const auto korf = testing::read_instances("korf100.tsv", board);
   REQUIRE(korf.size() == 100);
   for (const int i : {0, 1, 2, 4, 6, 7, 9, 11, 15, 21}) {
     INFO("Korf's instance " << i + 1);
-    CHECK(h.evaluate(korf[i].first) <= korf[i].second);
-    const search::Result r = solve(korf[i].first, h, "idastar");
+    CHECK(h.evaluate(korf[i].start) <= korf[i].length);
+    const search::Result r = solve(korf[i].start, h, "idastar");
     REQUIRE(r.solved);
-    CHECK(static_cast<int>(r.path.size()) - 1 == korf[i].second);
+    CHECK(static_cast<int>(r.path.size()) - 1 == korf[i].length);
   }
 }
 
@@ -616,36 +599,28 @@ TEST_CASE("the default search takes the fastest pattern databases built: each st
   auto touch = [&](const State& goal, const Partition& p, bool zero_aware) {
     for (const auto& pat : p.patterns) testing::write_file(store.path_for(goal, pat, zero_aware), "");  // has() reads no file
   };
-  DefaultChoice c = choose_default(store, g25);
-  CHECK(c.partition.name == "6-6-6-6");  // nothing built: the additive pick, whose refusal names its command
-  CHECK_FALSE(c.zero_aware);
+  auto chosen = [&](const State& goal) {
+    const DefaultChoice c = choose_default(store, goal);
+    return c.partition.name + (c.zero_aware ? " zero-aware" : " additive");
+  };
+  CHECK(chosen(g25) == "6-6-6-6 additive");  // nothing built: the additive pick, whose refusal names its command
   // The catalogue, when nothing else is built; one pattern missing is not built.
   const Partition max7 = parse_partition("max7", g25);
   touch(g25, Partition{"", {max7.patterns.begin(), max7.patterns.end() - 1}, {}}, true);
   CHECK_FALSE(choose_default(store, g25).partition.catalogue());
   touch(g25, max7, true);
-  c = choose_default(store, g25);
-  CHECK(c.partition.catalogue());
-  CHECK(c.partition.name == "max7");
-  CHECK(c.zero_aware);
+  CHECK(choose_default(store, g25).partition.catalogue());
+  CHECK(chosen(g25) == "max7 zero-aware");
   // A stock partition built comes first (measured faster than the catalogue), zero-aware first.
   touch(g25, parse_partition("6-6-6-6", g25), false);
-  c = choose_default(store, g25);
-  CHECK(c.partition.name == "6-6-6-6");
-  CHECK_FALSE(c.zero_aware);
+  CHECK(chosen(g25) == "6-6-6-6 additive");
   touch(g25, parse_partition("6-6-6-6", g25), true);
-  c = choose_default(store, g25);
-  CHECK(c.partition.name == "6-6-6-6");
-  CHECK(c.zero_aware);
+  CHECK(chosen(g25) == "6-6-6-6 zero-aware");
   // 4x4: the strongest partition first, zero-aware before additive.
   touch(g16, parse_partition("5-5-5", g16), true);
-  c = choose_default(store, g16);
-  CHECK(c.partition.name == "5-5-5");
-  CHECK(c.zero_aware);
+  CHECK(chosen(g16) == "5-5-5 zero-aware");
   touch(g16, parse_partition("6-6-3", g16), false);
-  c = choose_default(store, g16);
-  CHECK(c.partition.name == "6-6-3");
-  CHECK_FALSE(c.zero_aware);
+  CHECK(chosen(g16) == "6-6-3 additive");
 }
 
 TEST_CASE("catalogues from the command line: build --zpdb A+B, solve --heuristic catalogue:A+B, compare --sample, the errors",
