@@ -154,7 +154,7 @@ std::shared_ptr<const Db> PdbStore::get_as(const State& goal, const Pattern& pat
   const auto path = path_for(goal, pattern, z);
   if (const auto it = cache.find(path.string()); it != cache.end()) return it->second;
   if (!has(goal, pattern, z)) {  // missing, or of an older format: built (under the time limit)
-    check_build_time(goal, Partition{pattern.name(), {pattern}}, z);
+    check_build_time(goal, Partition{pattern.name(), {pattern}, {}}, z);
     return build_as<Db>(goal, pattern);
   }
   std::shared_ptr<const Db> db;
