@@ -63,14 +63,18 @@ void each_heuristic(const Domain& d, F&& f) {
 // both domains, and the optional parts are where IDA* and Ops<H> expect them.
 template <class D, template <class> class... Hs>
 constexpr bool all_heuristics = (Heuristic<Hs<D>, D> && ...);
+// A one-parameter name for the partition's zero-aware heuristic (its Shape defaulted): clang 14
+// does not match a template with a default parameter to `template <class> class`.
+template <class D>
+using ZeroAware = ZeroAwareDatabases<D>;
 static_assert(SearchDomain<Domain> && SearchDomain<WideDomain>);
 static_assert(!SearchDomain<State> && !Heuristic<Domain, Domain>);
 static_assert(all_heuristics<Domain, Misplaced, Manhattan, LinearConflict, Inversions, InversionsWeighted,
                              MisplacedInversions, MisplacedSharedPairs, IndexDistance, Exact, PatternDatabases,
-                             ZeroAwareDatabases>);
+                             ZeroAware, ZeroAwareCatalogue>);
 static_assert(all_heuristics<WideDomain, Misplaced, Manhattan, LinearConflict, Inversions, InversionsWeighted,
                              MisplacedInversions, MisplacedSharedPairs, IndexDistance, Exact, PatternDatabases,
-                             ZeroAwareDatabases>);
+                             ZeroAware, ZeroAwareCatalogue>);
 static_assert(UnrolledHeuristic<Manhattan<Domain>> && UnrolledHeuristic<PatternDatabases<WideDomain>>);
 static_assert(!UnrolledHeuristic<Misplaced<Domain>> && !UnrolledHeuristic<LinearConflict<WideDomain>>);
 static_assert(CompositeValueHeuristic<PatternDatabases<Domain>> && !CompositeValueHeuristic<Manhattan<Domain>>);
@@ -80,6 +84,8 @@ static_assert(StoredValueHeuristic<ZeroAwareDatabases<WideDomain>, Word128> &&
               !StoredValueHeuristic<PatternDatabases<Domain>, std::uint64_t> &&
               !StoredValueHeuristic<Manhattan<Domain>, std::uint64_t>);
 static_assert(IncrementalHeuristic<Exact<Domain>, std::uint64_t> && !CappedHeuristic<Exact<Domain>, std::uint64_t>);
+static_assert(CappedHeuristic<ZeroAwareCatalogue<WideDomain>, Word128> && UnrolledHeuristic<ZeroAwareCatalogue<WideDomain>> &&
+              StoredValueHeuristic<ZeroAwareCatalogue<WideDomain>, Word128>);
 
 }  // namespace
 
