@@ -4,13 +4,15 @@
 // Input: byte 0 chooses the board (support.hpp's board_from_byte; 0 means 4x4), byte 1 the goal's
 // blank cell (byte 1 % N; canonical goal) or, with bit 7 of byte 0, the goal is the text before
 // the first newline (parse_state); the rest is the spec. Bad specs must be InputErrors; a parsed
-// partition holds disjoint non-empty patterns of goal tiles of at most N-2 tiles that read back
-// from their names, and the ranker maps placements to [0, size) and back.
+// partition (or catalogue: partitions joined by '+') holds distinct non-empty patterns of goal
+// tiles of at most N-2 tiles, disjoint within each partition, that read back from their names,
+// and the ranker maps placements to [0, size) and back.
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "support.hpp"
 #include "tilespace/errors.hpp"
@@ -45,26 +47,40 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   fuzz::check(!part.patterns.empty(), "a partition without patterns");
-  std::uint32_t used = 0;
-  std::string names;
   for (const Pattern& p : part.patterns) {
     fuzz::check(!p.tiles.empty() && static_cast<int>(p.tiles.size()) <= n - 2, "a pattern of " +
                                                                                    std::to_string(p.tiles.size()) + " tiles");
-    for (const auto t : p.tiles) {
-      fuzz::check(t >= 1 && t < n, "a pattern tile out of range: " + std::to_string(t));
-      fuzz::check(!((used >> t) & 1u), "a tile in two patterns: " + std::to_string(t));
-      used |= 1u << t;
-    }
-    names += (names.empty() ? "" : "/") + p.name();
+    for (const auto t : p.tiles) fuzz::check(t >= 1 && t < n, "a pattern tile out of range: " + std::to_string(t));
   }
-  // The tiles as names read back as the same patterns.
+  for (std::size_t i = 0; i < part.patterns.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j) fuzz::check(!(part.patterns[i] == part.patterns[j]), "a pattern kept twice");
+  // Each partition (a catalogue has several, joined by '+') holds disjoint patterns, every pattern
+  // is in one, and its tiles as names read back as the same patterns.
+  std::vector<int> in_some(part.patterns.size(), 0);
+  std::string joined;
+  for (const auto& group : part.partitions()) {
+    fuzz::check(!group.empty(), "an empty partition");
+    std::uint32_t used = 0;
+    std::string names;
+    for (const int j : group) {
+      fuzz::check(j >= 0 && static_cast<std::size_t>(j) < part.patterns.size(), "a partition's pattern out of range");
+      in_some[static_cast<std::size_t>(j)] = 1;
+      const Pattern& p = part.patterns[static_cast<std::size_t>(j)];
+      for (const auto t : p.tiles) {
+        fuzz::check(!((used >> t) & 1u), "a tile in two patterns of a partition: " + std::to_string(t));
+        used |= 1u << t;
+      }
+      names += (names.empty() ? "" : "/") + p.name();
+    }
+    joined += (joined.empty() ? "" : "+") + names;
+  }
+  for (const int seen : in_some) fuzz::check(seen == 1, "a pattern in no partition");
   try {
-    const Partition again = parse_partition(names, goal);
-    fuzz::check(again.patterns.size() == part.patterns.size(), "a partition does not read back: " + names);
-    for (std::size_t i = 0; i < again.patterns.size(); ++i)
-      fuzz::check(again.patterns[i] == part.patterns[i], "a partition does not read back: " + names);
+    const Partition again = parse_partition(joined, goal);
+    fuzz::check(again.patterns == part.patterns && again.partitions() == part.partitions(),
+                "a partition does not read back: " + joined);
   } catch (const InputError& e) {
-    fuzz::fail("a partition does not read back: " + names + ": " + e.what());
+    fuzz::fail("a partition does not read back: " + joined + ": " + e.what());
   }
 
   // The placement hash: the goal's placement and one made of the input's bytes, rank and back.
