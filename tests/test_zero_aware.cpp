@@ -679,3 +679,31 @@ TEST_CASE("catalogues from the command line: build --zpdb A+B, solve --heuristic
     CHECK_THAT(r.err, Catch::Contains(says));
   }
 }
+
+TEST_CASE("check judges 4x4 answers with the zero-aware databases built, building no additive ones",
+          "[pdb][zero-aware][cli][checkcli]") {
+  testing::TempDir dir;
+  const std::string goal = "--board 4x4 --goal '0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15'";
+  auto r = testing::run_cli("build --zpdb 5-5-5 " + goal, dir.path);
+  REQUIRE(r.rc == 0);
+  // Korf's four shortest instances with their published lengths, then the first claimed 2 longer.
+  auto korf = testing::read_instances("korf100.tsv", Board(4, 4));
+  std::stable_sort(korf.begin(), korf.end(), [](const auto& a, const auto& b) { return a.length < b.length; });
+  std::string answers;
+  for (int i = 0; i < 4; ++i)
+    answers += korf[static_cast<std::size_t>(i)].start.to_string() + "\t\t" + std::to_string(korf[static_cast<std::size_t>(i)].length) + "\n";
+  answers += korf[0].start.to_string() + "\t\t" + std::to_string(korf[0].length + 2) + "\n";
+  testing::write_file(dir.path / "answers.txt", answers);
+  r = testing::run_cli("check answers.txt --threads 2 --json " + goal, dir.path);
+  CHECK(r.rc == 1);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j.at("passed") == 4);
+  CHECK(j.at("failed") == 1);
+  REQUIRE(j.at("verdicts").size() == 5);
+  CHECK(j["verdicts"][4]["verdict"] == "wrong-length");
+  // The proofs came from the zero-aware databases: no additive database was built beside them.
+  for (const auto& f : std::filesystem::directory_iterator(dir.path / "out")) {
+    CAPTURE(f.path());
+    CHECK(f.path().extension() != ".pdb");
+  }
+}

@@ -63,9 +63,9 @@ Distance Oracle::operator()(const State& start, const State& goal) {
 const search::SolveOptions& Oracle::search_for(const State& goal) {
   const std::string key = goal.board.name() + "|" + goal.to_string();
   if (const auto it = options_.find(key); it != options_.end()) return it->second;
-  search::SolveRequest q;
-  q.heuristic = "pdb";
+  search::SolveRequest q;  // the board's default search: the fastest pattern databases built (pdb::choose_default)
   search::PlanContext ctx = context_;
+  ctx.default_heuristic.clear();  // a front end's lighter default (the server's) is not a proof's
   ctx.board = goal.board;
   search::SolvePlan plan = search::plan_solve(q, ctx);
   plan.limits.max_seconds = limits_.max_seconds;
