@@ -117,7 +117,7 @@ struct Space {
 // groups. Shared: several threads, so words and marks of the next layer are updated with relaxed
 // atomics; with one thread plain loads and stores. Ring: targets go through the prefetch ring
 // (words not in cache); otherwise they are updated at once.
-template <int W, bool Small, bool Shared, bool Ring>
+template <int W, bool Small, bool Shared, bool Ring, bool Multi>
 class Expander {
  public:
   // Small: expands the groups marked in mark words [begin, end) and clears those marks; else the
@@ -167,12 +167,14 @@ class Expander {
     const std::uint64_t base = g * static_cast<std::uint64_t>(G_.cells);
     for (std::uint32_t m = f; m; m &= m - 1) depth_[base + std::countr_zero(m)] = static_cast<std::uint8_t>(layer_);
 
-    // Horizontal moves keep the sequence: shift the lane.
+    // Horizontal moves keep the sequence: shift the lane (multi-tile: by every k the row allows).
     // Only states not visited before this layer: `w` was read during this layer, so it already
     // shows every earlier layer's states. A state found twice in this layer (by two threads) just
     // gets its bits set twice; layers are counted when they are scanned, not when found.
-    const std::uint32_t h =
-        (((f & G_.can_right) << 1) | ((f & G_.can_left) >> 1)) & ~static_cast<std::uint32_t>(w >> kVisited);
+    std::uint32_t across = ((f & G_.can_right) << 1) | ((f & G_.can_left) >> 1);
+    if constexpr (Multi)
+      for (int k = 2; k < W; ++k) across |= ((f & G_.right_by[k]) << k) | ((f & G_.left_by[k]) >> k);
+    const std::uint32_t h = across & ~static_cast<std::uint32_t>(w >> kVisited);
     if (h) {
       const std::uint64_t bits = (std::uint64_t{h} << kVisited) | (std::uint64_t{h} << next_);
       if constexpr (Shared) {
@@ -194,6 +196,12 @@ class Expander {
       const auto lex = static_cast<std::int64_t>(lex0 + v);
       if (b >= W) push(static_cast<std::uint64_t>(lex + delta_up<W>(G_, c, b - W)) >> 1, 1u << (b - W));
       if (b + W < G_.cells) push(static_cast<std::uint64_t>(lex + delta_down<W>(G_, c, b)) >> 1, 1u << (b + W));
+      if constexpr (Multi) {  // the blank travels k >= 2 rows
+        for (int k = 2, to = b - 2 * W; to >= 0; ++k, to -= W)
+          push(static_cast<std::uint64_t>(lex + detail::delta_rows<W>(G_, c, to, k, true)) >> 1, 1u << to);
+        for (int k = 2, to = b + 2 * W; to < G_.cells; ++k, to += W)
+          push(static_cast<std::uint64_t>(lex + detail::delta_rows<W>(G_, c, b, k, false)) >> 1, 1u << to);
+      }
     }
   }
 
@@ -262,6 +270,12 @@ struct ExpandTally {
 
 }  // namespace
 
+void require_single_tile(const BfsOptions& options, const char* what) {
+  if (options.metric != Metric::single)
+    throw InputError(std::string(what) + " counts single-tile moves only, not the " +
+                     std::string(metric_name(options.metric)) + "-tile metric");
+}
+
 std::uint64_t bfs_work_bytes(const Ranker& ranker) {
   const std::uint64_t groups = ranker.groups();
   const std::uint64_t small = is_small(ranker.seq_len()) ? groups + 2 * mark_words(groups) : 0;  // codes, marks
@@ -273,6 +287,7 @@ BfsResult bfs_distances(const Ranker& ranker, std::span<std::uint8_t> depth, con
   const Geometry G(ranker);
   const std::uint64_t groups = ranker.groups();
   const bool small = is_small(G.n);
+  const bool multi = options.metric == Metric::multi;
   Words words, marks[2], codes;
   try {
     words.assign(groups, 0);
@@ -322,7 +337,8 @@ BfsResult bfs_distances(const Ranker& ranker, std::span<std::uint8_t> depth, con
           items, grain, [&]<bool Shared>(std::uint64_t begin, std::uint64_t end, ExpandTally& t) {
             t.expanded += with_width(G.w, [&](auto w) {
               auto go = [&]<bool Small, bool Ring>() {
-                return Expander<decltype(w)::value, Small, Shared, Ring>::run(G, space, layer, begin, end);
+                if (multi) return Expander<decltype(w)::value, Small, Shared, Ring, true>::run(G, space, layer, begin, end);
+                return Expander<decltype(w)::value, Small, Shared, Ring, false>::run(G, space, layer, begin, end);
               };
               if (small) return ring ? go.template operator()<true, true>() : go.template operator()<true, false>();
               return ring ? go.template operator()<false, true>() : go.template operator()<false, false>();

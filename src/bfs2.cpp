@@ -37,6 +37,7 @@ std::uint64_t two_bit_build_bytes(const Ranker& ranker) {
 
 TwoBitResult bfs_two_bit(const Ranker& ranker, std::span<std::uint64_t> fields, const TwoBitOptions& options,
                          const TwoBitProgress* resume) {
+  require_single_tile(options.bfs, "the two-bit engine");
   const detail::TwoBitGeometry T(ranker);
   if (fields.size() != T.words) throw std::invalid_argument("bfs_two_bit: fields of the wrong size");
   TwoBitProgress p;

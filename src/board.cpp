@@ -49,4 +49,12 @@ void require_packed(const Board& board) {
                    " (solve it with " + hint + ")");
 }
 
+std::string_view metric_name(Metric m) noexcept { return m == Metric::multi ? "multi" : "single"; }
+
+std::optional<Metric> parse_metric(std::string_view text) {
+  if (text == "single") return Metric::single;
+  if (text == "multi") return Metric::multi;
+  return std::nullopt;
+}
+
 }  // namespace tilespace

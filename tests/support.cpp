@@ -113,18 +113,25 @@ void stock_4x4_databases(const std::filesystem::path& folder, const std::string&
     fs::copy_file(e.path(), folder / e.path().filename(), fs::copy_options::overwrite_existing);
 }
 
-std::unordered_map<std::uint64_t, int> naive_bfs(const tilespace::State& goal) {
+std::unordered_map<std::uint64_t, int> naive_bfs(const tilespace::State& goal, tilespace::Metric metric, int max_depth) {
+  // A multi-tile move is k single moves in one direction, made one cell at a time here.
   std::unordered_map<std::uint64_t, int> dist{{goal.packed(), 0}};
   std::queue<tilespace::State> q;
   q.push(goal);
+  const int most = metric == tilespace::Metric::multi ? goal.board.cells() : 1;
   while (!q.empty()) {
     const tilespace::State s = q.front();
     q.pop();
     const int d = dist[s.packed()];
-    const auto& nb = s.board.neighbours(s.blank);
-    for (int i = 0; i < nb.count; ++i) {
-      const tilespace::State t = s.moved(nb.cell[i]);
-      if (dist.emplace(t.packed(), d + 1).second) q.push(t);
+    if (d >= max_depth) continue;
+    for (const tilespace::Dir dir : {tilespace::Dir::Up, tilespace::Dir::Down, tilespace::Dir::Left, tilespace::Dir::Right}) {
+      tilespace::State t = s;
+      for (int k = 0; k < most; ++k) {
+        const int to = s.board.step(t.blank, dir);
+        if (to < 0) break;
+        t = t.moved(to);
+        if (dist.emplace(t.packed(), d + 1).second) q.push(t);
+      }
     }
   }
   return dist;

@@ -50,7 +50,9 @@ RunResult run_cli(const std::string& args, const std::filesystem::path& cwd, con
                   const std::filesystem::path& cli = TILESPACE_CLI);
 
 // Textbook BFS from `goal` over packed states: distance of every reachable state.
-std::unordered_map<std::uint64_t, int> naive_bfs(const tilespace::State& goal);
+std::unordered_map<std::uint64_t, int> naive_bfs(const tilespace::State& goal,
+                                                 tilespace::Metric metric = tilespace::Metric::single,
+                                                 int max_depth = 1 << 30);
 
 // Naive reference for pattern databases: Dijkstra with 0/1 costs (a move of one of `tiles` costs
 // 1, of another tile 0) from the goal over (the cells of `tiles` in their order, the blank's cell):

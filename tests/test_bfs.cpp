@@ -14,6 +14,7 @@
 
 #include "support.hpp"
 #include "tilespace/bfs.hpp"
+#include "tilespace/engine/layer_kernel.hpp"
 #include "tilespace/rank.hpp"
 #include "tilespace/state.hpp"
 
@@ -32,12 +33,13 @@ struct Run {
   std::vector<std::uint8_t> depth;
 };
 
-Run run_bfs(const Board& b, int goal_blank, int threads = 0) {
+Run run_bfs(const Board& b, int goal_blank, int threads = 0, Metric metric = Metric::single) {
   const Ranker r(b, goal_blank);
   Run run;
   run.depth.assign(r.size(), 0x5A);  // garbage the search must overwrite
   BfsOptions opt;
   opt.threads = threads;
+  opt.metric = metric;
   run.result = bfs_distances(r, run.depth, opt);
   return run;
 }
@@ -71,11 +73,11 @@ void check_published(const Board& b, int goal_blank, const std::string& pos, int
 }
 
 // Naive BFS from canonical_goal(b, goal_blank), mapped through the ranker: the expected depth table.
-std::vector<std::uint8_t> naive_depths(const Board& b, int goal_blank) {
+std::vector<std::uint8_t> naive_depths(const Board& b, int goal_blank, Metric metric = Metric::single) {
   const State goal = canonical_goal(b, goal_blank);
   const Ranker r(b, goal_blank);
   const Labelling lab(goal);
-  const auto dist = testing::naive_bfs(goal);
+  const auto dist = testing::naive_bfs(goal, metric);
   std::vector<std::uint8_t> depth(r.size(), kUnreached);
   for (const auto& [p, d] : dist) {
     const State s = State::unpack(b, p);
@@ -90,10 +92,10 @@ std::vector<std::uint8_t> naive_depths(const Board& b, int goal_blank) {
   return depth;
 }
 
-void check_against_naive(const Board& b, int goal_blank, int threads = 0) {
-  INFO("board " << b.name() << " goal blank " << goal_blank << " threads " << threads);
-  const auto want = naive_depths(b, goal_blank);
-  const Run run = run_bfs(b, goal_blank, threads);
+void check_against_naive(const Board& b, int goal_blank, int threads = 0, Metric metric = Metric::single) {
+  INFO("board " << b.name() << " goal blank " << goal_blank << " threads " << threads << " metric " << metric_name(metric));
+  const auto want = naive_depths(b, goal_blank, metric);
+  const Run run = run_bfs(b, goal_blank, threads, metric);
   REQUIRE(run.depth.size() == want.size());
   std::uint64_t wrong = 0;
   for (std::uint64_t i = 0; i < want.size(); ++i) {
@@ -245,4 +247,137 @@ TEST_CASE("bfs_distances equals the published distribution on 2x6", "[bfs][big]"
 
 TEST_CASE("bfs_distances equals the published distribution on 6x2", "[bfs][big]") {
   check_published(Board(6, 2), 0, "corner");
+}
+
+// ---- the multi-tile metric (tests/data/multi-tile.txt) ----
+
+namespace {
+
+struct MultiTileFacts {
+  std::map<std::string, std::pair<std::uint64_t, int>> radius;  // "3x4": states, radius
+  std::map<std::string, std::vector<std::uint64_t>> prefix;     // "4x4": the first layers
+};
+
+const MultiTileFacts& multi_tile_facts() {
+  static const MultiTileFacts facts = [] {
+    MultiTileFacts f;
+    std::ifstream in(std::string(TILESPACE_TEST_DATA) + "/multi-tile.txt");
+    REQUIRE(in);
+    std::string line;
+    while (std::getline(in, line)) {
+      if (line.empty() || line[0] == '#') continue;
+      std::istringstream words(line);
+      std::string kind, board;
+      words >> kind >> board;
+      if (kind == "radius") {
+        std::uint64_t states = 0;
+        int radius = 0;
+        words >> states >> radius;
+        f.radius[board] = {states, radius};
+      } else {
+        REQUIRE(kind == "prefix");
+        for (std::uint64_t n; words >> n;) f.prefix[board].push_back(n);
+      }
+    }
+    return f;
+  }();
+  return facts;
+}
+
+// The multi-tile BFS of a board with the goal's blank on a corner: the published radius and state count.
+void check_multi_tile_radius(const Board& b, int goal_blank) {
+  const std::string key = std::to_string(std::min(b.width(), b.height())) + "x" + std::to_string(std::max(b.width(), b.height()));
+  INFO("board " << b.name() << " goal blank " << goal_blank);
+  const auto& [states, radius] = multi_tile_facts().radius.at(key);
+  const Run run = run_bfs(b, goal_blank, 0, Metric::multi);
+  CHECK(static_cast<int>(run.result.histogram.size()) - 1 == radius);
+  std::uint64_t unreached = 0;
+  CHECK(depth_histogram(run.depth, unreached) == run.result.histogram);
+  CHECK(unreached == 0);
+  CHECK(run.depth.size() == states);
+  // Multi-tile moves include the single ones: no state is farther than in the single-tile metric.
+  CHECK(run.result.histogram.size() < published(b, "corner").counts.size());
+}
+
+}  // namespace
+
+TEST_CASE("multi-tile: the naive BFS's first layers of the 15-puzzle equal OEIS A389728", "[bfs][naive][multi]") {
+  const auto& want = multi_tile_facts().prefix.at("4x4");
+  REQUIRE(want.size() == 10);
+  const int depth = testing::kSanitized ? 6 : 7;  // 4,334 states at 7 moves (12,568 at 8 would take longer)
+  const auto dist = testing::naive_bfs(canonical_goal(Board(4, 4), 15), Metric::multi, depth);
+  std::vector<std::uint64_t> got(static_cast<std::size_t>(depth) + 1, 0);
+  for (const auto& [state, d] : dist) ++got[static_cast<std::size_t>(d)];
+  CHECK(got == std::vector<std::uint64_t>(want.begin(), want.begin() + depth + 1));
+}
+
+TEST_CASE("multi-tile: bfs_distances equals a naive multi-tile BFS on every board of at most 9 cells", "[bfs][naive][multi]") {
+  for (const int threads : {1, 2}) {
+    for (int c = 0; c < 4; ++c) check_against_naive(Board(2, 2), c, threads, Metric::multi);
+    for (int c = 0; c < 6; ++c) {
+      check_against_naive(Board(2, 3), c, threads, Metric::multi);
+      check_against_naive(Board(3, 2), c, threads, Metric::multi);
+    }
+    for (const int c : {0, 2, 7}) {
+      check_against_naive(Board(2, 4), c, threads, Metric::multi);
+      check_against_naive(Board(4, 2), c, threads, Metric::multi);
+    }
+    for (const int c : {8, 4, 1, 0}) check_against_naive(Board(3, 3), c, threads, Metric::multi);
+  }
+}
+
+TEST_CASE("multi-tile: the vertical Lehmer delta of one row equals the single-tile delta", "[bfs][multi]") {
+  // delta_rows with k = 1 against delta_up / delta_down on every group of 3x3 and 2x4.
+  for (const Board& b : {Board(3, 3), Board(4, 2), Board(2, 4)}) {
+    const Ranker r(b, b.cells() - 1);
+    const detail::Geometry G(r);
+    detail::GroupCursor cursor(G.n);
+    std::uint64_t wrong = 0;
+    for (std::uint64_t g = 0; g < r.groups(); ++g) {
+      cursor.go_to(g);
+      for (unsigned v = 0; v < 2; ++v) {
+        const detail::ByteCode c{cursor.seq(v), cursor.digits(v)};
+        detail::with_width(b.width(), [&](auto w) {
+          constexpr int W = decltype(w)::value;
+          for (int blank = 0; blank < b.cells(); ++blank) {
+            if (blank >= W) wrong += detail::delta_rows<W>(G, c, blank - W, 1, true) != detail::delta_up<W>(G, c, blank - W);
+            if (blank + W < b.cells()) wrong += detail::delta_rows<W>(G, c, blank, 1, false) != detail::delta_down<W>(G, c, blank);
+          }
+        });
+      }
+    }
+    CHECK(wrong == 0);
+  }
+}
+
+TEST_CASE("multi-tile: the published radii of 3x3 (24), 2x5 and 5x2 (36)", "[bfs][multi]") {
+  check_multi_tile_radius(Board(3, 3), 8);
+  check_multi_tile_radius(Board(3, 3), 0);
+  check_multi_tile_radius(Board(2, 5), 9);
+  check_multi_tile_radius(Board(5, 2), 0);
+  // One and two threads give the same table.
+  const Run one = run_bfs(Board(2, 5), 9, 1, Metric::multi), two = run_bfs(Board(2, 5), 9, 2, Metric::multi);
+  CHECK(one.result.histogram == two.result.histogram);
+  CHECK(std::memcmp(one.depth.data(), two.depth.data(), one.depth.size()) == 0);
+}
+
+TEST_CASE("multi-tile: the published radii of 3x4 and 4x3 (33)", "[bfs][big][multi]") {
+  check_multi_tile_radius(Board(3, 4), 11);
+  check_multi_tile_radius(Board(4, 3), 0);
+}
+
+TEST_CASE("multi-tile: the published radii of 2x6 and 6x2 (41)", "[bfs][big][multi]") {
+  check_multi_tile_radius(Board(2, 6), 11);
+  check_multi_tile_radius(Board(6, 2), 0);
+}
+
+TEST_CASE("multi-tile: the engines that count single-tile moves refuse the multi-tile metric", "[bfs][multi]") {
+  const Ranker r(Board(3, 3), 8);
+  FieldArray fields(two_bit_words(r));
+  TwoBitOptions o;
+  o.bfs.metric = Metric::multi;
+  CHECK_THROWS_WITH(bfs_two_bit(r, fields.span(), o), "the two-bit engine counts single-tile moves only, not the multi-tile metric");
+  CHECK(metric_name(Metric::multi) == "multi");
+  CHECK(parse_metric("single") == Metric::single);
+  CHECK_FALSE(parse_metric("Multi").has_value());
 }

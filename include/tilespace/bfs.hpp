@@ -47,7 +47,14 @@ struct LayerReport {
 struct BfsOptions {
   int threads = 0;                                  // 0: all cores
   std::function<void(const LayerReport&)> on_layer;  // called after each layer, from the calling thread
+  // How moves are counted (board.hpp). The byte engine (bfs_distances) takes both metrics; the
+  // two-bit engine and the pattern-database builders count single-tile moves and refuse multi
+  // (InputError), as does everything built on them.
+  Metric metric = Metric::single;
 };
+
+// Throws InputError naming `what` unless the options count single-tile moves.
+void require_single_tile(const BfsOptions& options, const char* what);
 
 struct BfsResult {
   std::vector<std::uint64_t> histogram;  // states at each depth, from 0

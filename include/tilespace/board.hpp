@@ -26,6 +26,13 @@ inline constexpr int kMaxBoardCells = 25;
 enum class Dir : std::uint8_t { Up = 0, Down = 1, Left = 2, Right = 3 };
 inline constexpr std::array<char, 4> kDirLetter{'U', 'D', 'L', 'R'};
 
+// How moves are counted. single: a move slides one tile (the blank travels one cell). multi: a
+// move slides one or more tiles of the blank's row or column at once (the blank travels k cells in
+// one direction, 1 <= k <= W-1 or H-1): the multi-tile metric of speed-solvers.
+enum class Metric : std::uint8_t { single = 0, multi = 1 };
+std::string_view metric_name(Metric m) noexcept;            // "single", "multi"
+std::optional<Metric> parse_metric(std::string_view text);  // the names above; nullopt otherwise
+
 class Board {
  public:
   // Precondition: 2 <= w, 2 <= h, w*h <= kMaxBoardCells (throws std::invalid_argument otherwise).

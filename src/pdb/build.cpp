@@ -305,6 +305,7 @@ std::vector<std::uint64_t> count_values(std::span<const std::uint8_t> values) {
 }
 
 BuiltDatabase build_pattern_database(const State& goal, const Pattern& pattern, const BuildOptions& options) {
+  require_single_tile(options, "a pattern database");
   detail::LayerDriver driver(options.threads);  // its clock starts here: seconds include the set-up
   const Board& board = goal.board;
   check_pattern(board, pattern);

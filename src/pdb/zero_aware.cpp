@@ -183,6 +183,7 @@ BuildEstimate estimate_zero_aware(const Board& board, const Pattern& pattern, in
 }
 
 BuiltZeroAware build_zero_aware_values(const State& goal, const Pattern& pattern, const BuildOptions& options) {
+  require_single_tile(options, "a zero-aware pattern database");
   detail::LayerDriver driver(options.threads);
   const Board& board = goal.board;
   check_zero_aware(board, pattern);

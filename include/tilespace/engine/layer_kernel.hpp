@@ -26,17 +26,25 @@ namespace tilespace::detail {
 
 // Everything about the board that the inner loop needs, precomputed.
 struct Geometry {
-  int w, cells, n;
+  int w, h, cells, n;
   std::uint32_t can_right, can_left;  // blank cells not in the last / first column
   std::uint32_t odd_parity_cells;     // blank cells whose reachable sequences are odd
+  // Multi-tile moves: the blank cells from which the blank can travel k cells right / left.
+  std::array<std::uint32_t, 8> right_by{}, left_by{};
   std::array<std::uint64_t, kMaxCells> weight{};  // weight[i] = (n-1-i)!
 
   explicit Geometry(const Ranker& r)
-      : w(r.board().width()), cells(r.cells()), n(r.seq_len()), can_right(0), can_left(0), odd_parity_cells(0) {
+      : w(r.board().width()), h(r.board().height()), cells(r.cells()), n(r.seq_len()), can_right(0), can_left(0),
+        odd_parity_cells(0) {
     for (int c = 0; c < cells; ++c) {
-      if (r.board().col(c) != w - 1) can_right |= 1u << c;
-      if (r.board().col(c) != 0) can_left |= 1u << c;
+      const int col = r.board().col(c);
+      if (col != w - 1) can_right |= 1u << c;
+      if (col != 0) can_left |= 1u << c;
       if (r.parity_for(c)) odd_parity_cells |= 1u << c;
+      for (int k = 1; k < w && k < 8; ++k) {
+        if (col + k <= w - 1) right_by[k] |= 1u << c;
+        if (col - k >= 0) left_by[k] |= 1u << c;
+      }
     }
     for (int i = 0; i < n; ++i) weight[i] = kFactorial[n - 1 - i];
   }
@@ -177,6 +185,42 @@ inline std::int64_t delta_down(const Geometry& G, const Code& c, int b) {
   }
   const auto d = static_cast<std::int64_t>(c.digit(q));
   return delta + (d + smaller) * static_cast<std::int64_t>(G.weight[b]) - d * static_cast<std::int64_t>(G.weight[q]);
+}
+
+// Multi-tile vertical moves: change of the lexicographic rank when the blank travels k rows at
+// once (k >= 1; delta_up and delta_down are the faster k = 1). The sequence positions that change
+// are one segment of k*W: up from cell p+kW to p, the column's tiles at positions p, p+W, ... move
+// W-1 places on and the others one place back; down from cell b to b+kW, the column's tiles at
+// positions b+W-1, b+2W-1, ... move W-1 places back and the others one place on. Only the segment's
+// Lehmer digits change: each entry keeps its count of smaller entries after the segment (its old
+// digit less the smaller ones after it inside the segment) and gets the count inside the segment in
+// the new order. O((kW)^2).
+template <int W, class Code>
+inline std::int64_t delta_rows(const Geometry& G, const Code& c, int lo, int k, bool up) {
+  constexpr int kMaxSegment = kMaxCells;
+  const int len = k * W;
+  std::array<unsigned, kMaxSegment> entry{}, order{};
+  std::array<int, kMaxSegment> outside{};
+  for (int i = 0; i < len; ++i) entry[i] = c.entry(lo + i);
+  for (int i = 0; i < len; ++i) {
+    int smaller = 0;
+    for (int j = i + 1; j < len; ++j) smaller += entry[j] < entry[i];
+    outside[i] = static_cast<int>(c.digit(lo + i)) - smaller;
+  }
+  std::array<int, kMaxSegment> from{};  // from[new place] = old place
+  for (int i = 0; i < len; ++i) {
+    const int to = up ? (i % W == 0 ? i + W - 1 : i - 1) : ((i + 1) % W == 0 ? i - W + 1 : i + 1);
+    from[to] = i;
+    order[to] = entry[i];
+  }
+  std::int64_t delta = 0;
+  for (int s = 0; s < len; ++s) {
+    int smaller = 0;
+    for (int t = s + 1; t < len; ++t) smaller += order[t] < order[s];
+    const int digit = outside[from[s]] + smaller;
+    delta += (digit - static_cast<std::int64_t>(c.digit(lo + s))) * static_cast<std::int64_t>(G.weight[lo + s]);
+  }
+  return delta;
 }
 
 // Calls f(std::integral_constant<int, w>) for the board width w (2..8).
