@@ -33,6 +33,7 @@ constexpr std::size_t kHistogramOffset = 256;
 constexpr std::size_t kMaxHistogram = (kHeaderSize - kHistogramOffset) / 8;  // 480 values
 constexpr std::size_t kHeaderChecksumOffset = 56;
 constexpr std::size_t kGoalOffset = 72, kPatternOffset = 104, kMaxHeaderCells = 32;
+constexpr std::size_t kMetricOffset = 152;  // distance tables: 0 single-tile, 1 multi-tile
 
 using detail::get;
 using detail::put;
@@ -111,6 +112,7 @@ DatabaseFrame make_frame(const std::string& name, const DatabaseInfo& info, std:
   h[17] = automaton ? 0 : static_cast<std::uint8_t>(info.goal.board.width());  // kind 4: no board
   h[18] = automaton ? 0 : static_cast<std::uint8_t>(info.goal.board.height());
   h[19] = entry_bits(info.kind);
+  put<std::uint8_t>(h, kMetricOffset, static_cast<std::uint8_t>(info.metric));
   put<std::uint32_t>(h, 20, static_cast<std::uint32_t>(info.radius()));
   put<std::uint64_t>(h, 24, info.entries);
   put<std::uint64_t>(h, 32, kHeaderSize);
@@ -437,6 +439,11 @@ LoadedDatabase load_checked(const std::filesystem::path& path, const std::string
              get<std::uint64_t>(bytes, kChunkCountOffset) != 0) {
     throw bad("reserved header fields are not zero");
   }
+  // The metric (0 in every file written before it was stored: single-tile); only byte tables have another.
+  const auto metric = get<std::uint8_t>(bytes, kMetricOffset);
+  if (metric > static_cast<std::uint8_t>(Metric::multi)) throw bad("unknown metric " + std::to_string(metric));
+  if (metric != 0 && db.info.kind != kKindDistanceTable) throw bad("a multi-tile metric on a file of kind " + std::to_string(db.info.kind));
+  db.info.metric = static_cast<Metric>(metric);
   const std::uint64_t expected_size = offset + size + trailer;
   if (bytes.size() != expected_size)
     throw bad(bytes.size() < expected_size

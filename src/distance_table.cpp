@@ -85,8 +85,8 @@ void pack_one_bit(std::span<std::uint64_t> fields, std::uint64_t states, int thr
 }
 
 DistanceTable::DistanceTable(const Ranker& ranker, std::span<const std::uint8_t> depths,
-                             std::vector<std::uint64_t> histogram, std::shared_ptr<const void> storage)
-    : ranker_(ranker), depths_(depths), histogram_(std::move(histogram)), storage_(std::move(storage)) {}
+                             std::vector<std::uint64_t> histogram, std::shared_ptr<const void> storage, Metric metric)
+    : ranker_(ranker), depths_(depths), metric_(metric), histogram_(std::move(histogram)), storage_(std::move(storage)) {}
 
 DistanceTable::DistanceTable(const Ranker& ranker, std::span<const std::uint64_t> words,
                              std::vector<std::uint64_t> histogram, std::vector<std::uint64_t> farthest,
@@ -116,7 +116,7 @@ Engine DistanceTable::choose_engine(const Board& board, Engine requested) {
 
 void DistanceTable::check_fits(const Board& board) { (void)choose_engine(board); }
 
-BuildCost DistanceTable::estimate_build(const Board& board, Engine engine, int threads) {
+BuildCost DistanceTable::estimate_build(const Board& board, Engine engine, int threads, Metric metric) {
   require_packed(board);
   if (engine == Engine::automatic) engine = fits(build_bytes(board, Engine::byte)) ? Engine::byte : Engine::one_bit;
   const Ranker r(board, 0);
@@ -125,6 +125,7 @@ BuildCost DistanceTable::estimate_build(const Board& board, Engine engine, int t
   const bool byte = engine == Engine::byte;
   BuildCost c;
   c.seconds = static_cast<double>(r.size()) * (byte ? kByteNsPerState : kTwoBitNsPerState) * 1e-9 / t;
+  if (metric == Metric::multi) c.seconds *= kMultiTileCost;
   c.memory = build_bytes(board, engine);
   // The file: header, payload and, for two bits or one, the chunk checksums and at most
   // kFarthestKept ranks.
@@ -145,7 +146,8 @@ DistanceTable DistanceTable::build(const Board& board, int goal_blank, const Bfs
   }
   const std::span<std::uint8_t> depths(data.get(), ranker.size());
   BfsResult res = bfs_distances(ranker, depths, options);
-  return DistanceTable(ranker, depths, std::move(res.histogram), std::shared_ptr<const void>(data, data.get()));
+  return DistanceTable(ranker, depths, std::move(res.histogram), std::shared_ptr<const void>(data, data.get()),
+                       options.metric);
 }
 
 DistanceTable DistanceTable::build_two_bit(const Board& board, int goal_blank, const TwoBitOptions& options,
@@ -180,7 +182,8 @@ DistanceTable DistanceTable::from_database(LoadedDatabase db) {
     return DistanceTable(ranker, words, std::move(db.info.histogram), std::move(db.info.farthest),
                          std::shared_ptr<const void>(db.file, db.file.get()), std::move(db.chunks), bits);
   }
-  return DistanceTable(ranker, payload, std::move(db.info.histogram), std::shared_ptr<const void>(db.file, db.file.get()));
+  return DistanceTable(ranker, payload, std::move(db.info.histogram), std::shared_ptr<const void>(db.file, db.file.get()),
+                       db.info.metric);
 }
 
 DatabaseInfo DistanceTable::info() const {
@@ -189,6 +192,7 @@ DatabaseInfo DistanceTable::info() const {
   i.goal = goal();
   i.entries = ranker_.size();
   i.histogram = histogram_;
+  i.metric = metric_;
   if (by_descent()) i.farthest = farthest_;
   return i;
 }
@@ -274,23 +278,29 @@ std::vector<State> DistanceTable::descend(const State& start, const State& goal)
   const Labelling lab(goal);
   const auto d = distance(start, lab);
   if (!d) return {};
-  // One move a step, to the first neighbour one move closer in U, D, L, R order: by the depths of a
-  // byte table, by the fields of a two-bit or one-bit one (closer()).
+  // One move a step, to the first neighbour one move closer in U, D, L, R order (multi-tile: in
+  // each direction, the nearest cell first): by the depths of a byte table, by the fields of a
+  // two-bit or one-bit one (closer()).
   auto rank_of = [&](const State& s) { return ranker_.rank(lab.sequence(s), s.blank); };
+  const int reach = metric_ == Metric::multi ? board().cells() : 1;
   std::vector<State> path{start};
   State s = start;
   for (int left = *d; left > 0; --left) {
     const std::uint64_t r = rank_of(s);
     const unsigned v = bits_ == 8 ? depths_[r] : field(r);
-    const auto& nb = board().neighbours(s.blank);
     bool stepped = false;
-    for (int i = 0; i < nb.count && !stepped; ++i) {
-      const State next = s.moved(nb.cell[i]);
-      const std::uint64_t nr = rank_of(next);
-      if (bits_ == 8 ? depths_[nr] + 1u == v : closer(v, s.blank, nr)) {
-        s = next;
-        path.push_back(s);
-        stepped = true;
+    for (int dir = 0; dir < 4 && !stepped; ++dir) {
+      State next = s;
+      for (int k = 0; k < reach && !stepped; ++k) {
+        const int to = board().step(next.blank, static_cast<Dir>(dir));
+        if (to < 0) break;
+        next = next.moved(to);
+        const std::uint64_t nr = rank_of(next);
+        if (bits_ == 8 ? depths_[nr] + 1u == v : closer(v, s.blank, nr)) {
+          s = next;
+          path.push_back(s);
+          stepped = true;
+        }
       }
     }
     if (!stepped) throw DataError("table is inconsistent: no neighbour one move closer to the goal");

@@ -67,7 +67,7 @@ int TableStore::serving_cell(const Board& board, int goal_blank) const {
 bool TableStore::at_hand(const Board& board, int goal_blank) const {
   if (!table_can_exist(board)) return false;
   if (serving_cell(board, goal_blank) >= 0) return true;  // its own, or its class's
-  return DistanceTable::estimate_build(board, options_.engine, options_.bfs.threads).seconds <=
+  return DistanceTable::estimate_build(board, options_.engine, options_.bfs.threads, options_.bfs.metric).seconds <=
          options_.max_auto_build_seconds;
 }
 

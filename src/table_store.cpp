@@ -90,13 +90,19 @@ DataError too_long_to_build(const std::string& what, const std::filesystem::path
 TableStore::TableStore(StoreOptions options) : options_(std::move(options)) {}
 
 std::filesystem::path TableStore::path_for(const Board& board, int goal_blank) const {
-  return options_.dir / (board.name() + "-" + canonical_goal(board, goal_blank).compact() + ".tsdb");
+  const char* metric = options_.bfs.metric == Metric::multi ? "-multi" : "";  // one file per metric
+  return options_.dir / (board.name() + "-" + canonical_goal(board, goal_blank).compact() + metric + ".tsdb");
 }
 
 std::filesystem::path TableStore::checkpoint_for(const Board& board, int goal_blank) const {
   auto p = path_for(board, goal_blank);
   p += ".ckpt";
   return p;
+}
+
+std::string TableStore::metric_option(const std::string& extra) const {
+  if (options_.bfs.metric == Metric::single) return extra;
+  return "--metric " + std::string(metric_name(options_.bfs.metric)) + (extra.empty() ? "" : " " + extra);
 }
 
 const DistanceTable* TableStore::loaded(const Board& board, int goal_blank) const noexcept {
@@ -110,10 +116,10 @@ const DistanceTable& TableStore::table(const Board& board, int goal_blank) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) {
     const Engine engine = DistanceTable::choose_engine(board, options_.engine);
-    const BuildCost cost = DistanceTable::estimate_build(board, engine, options_.bfs.threads);
+    const BuildCost cost = DistanceTable::estimate_build(board, engine, options_.bfs.threads, options_.bfs.metric);
     if (cost.seconds > options_.max_auto_build_seconds) {
       const State goal = canonical_goal(board, goal_blank);
-      throw too_long_to_build("distance table", goal, options_.dir, cost, build_command(goal, options_.dir));
+      throw too_long_to_build("distance table", goal, options_.dir, cost, build_command(goal, options_.dir, metric_option()));
     }
     create_folder(options_.dir);  // before any work: a mistyped --db is one error, and nothing is built
     if (options_.note) options_.note("no database " + path.string() + " yet: building it first");
@@ -124,10 +130,14 @@ const DistanceTable& TableStore::table(const Board& board, int goal_blank) {
     return t;
   }
   // A bad file's message ends with the command that rebuilds it.
-  const std::string rebuild = build_command(canonical_goal(board, goal_blank), options_.dir, "--force");
+  const std::string rebuild = build_command(canonical_goal(board, goal_blank), options_.dir, metric_option("--force"));
   auto t = std::make_unique<DistanceTable>(DistanceTable::from_database(load_database(path, rebuild)));
   if (!(t->board() == board) || t->ranker().goal_blank() != goal_blank)
     throw with_rebuild(DataError(path.string() + ": holds the table of another board or goal"), rebuild);
+  if (t->metric() != options_.bfs.metric)
+    throw with_rebuild(DataError(path.string() + ": holds a table of the " + std::string(metric_name(t->metric())) +
+                                 "-tile metric, not the " + std::string(metric_name(options_.bfs.metric)) + "-tile"),
+                       rebuild);
   return *(tables_[key(board, goal_blank)] = std::move(t));
 }
 

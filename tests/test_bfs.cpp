@@ -350,7 +350,7 @@ TEST_CASE("multi-tile: the vertical Lehmer delta of one row equals the single-ti
   }
 }
 
-TEST_CASE("multi-tile: the published radii of 3x3 (24), 2x5 and 5x2 (36)", "[bfs][multi]") {
+TEST_CASE("multi-tile: the published radii of 3x3 (24), 2x5 and 5x2 (36)", "[bfs][multi][threads]") {
   check_multi_tile_radius(Board(3, 3), 8);
   check_multi_tile_radius(Board(3, 3), 0);
   check_multi_tile_radius(Board(2, 5), 9);

@@ -29,6 +29,8 @@ const std::set<std::string>& allowed_words() {
     std::set<std::string> w{"tilespace", "build",  "query", "stats", "solve", "check", "random", "verify", "compare",
                             "serve",     "KiB",    "MiB",   "GiB",   "OPEN",  "CLOSED", "JSON",  "START",  "GOAL",
                             "FILE",      "ANSWER", "TAB",   "WxH",   "pdb"};
+    for (const tilespace::Metric m : {tilespace::Metric::single, tilespace::Metric::multi})  // --metric's values
+      w.insert(std::string(tilespace::metric_name(m)));
     const std::regex word("[A-Za-z]{2,}");
     for (const std::string& names : {tilespace::search::algorithm_names(), tilespace::search::heuristic_names()})
       for (std::sregex_iterator it(names.begin(), names.end(), word), end; it != end; ++it) w.insert(it->str());
@@ -190,6 +192,12 @@ TEST_CASE("zh: the errors of states, files, options and databases are Chinese", 
         {"compare --suite lines.txt"},
         {"compare --suite empty.txt"},
         {"compare 123456708 --max-seconds 0"},
+        {"build --metric multi --board 4x4"},
+        {"build --metric multi --board 2x7"},
+        {"build --metric multi --board 2x5 --bits 2"},
+        {"build --metric multi --zpdb 4-4"},
+        {"build --metric multi --automaton"},
+        {"query --metric multi --board 5x5 " + k5x5},
         {"check empty.txt"},
         {"check nosuchfile.txt"},
         {"check folder/"},
@@ -265,6 +273,8 @@ TEST_CASE("zh: notices, progress lines, answers, tables, verdicts and summaries 
         {"compare 123456708 --algorithms bfs --md"},
         {"compare 123456708 --algorithms bfs --csv", true},
         {"compare --suite suite.txt --algorithms bfs,astar:manhattan"},
+        {"stats --metric multi"},
+        {"query 123456708 --metric multi"},
         {"check answers.txt"},
         {"check good.txt"},
         {"check answers.txt --json", true}},

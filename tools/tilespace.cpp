@@ -55,10 +55,20 @@ int main(int argc, char** argv) {
   std::optional<std::string> start;
   std::string batch;
 
+
+  // --metric: build, query and stats (the exact tables, one file per metric).
+  auto add_metric = [&](CLI::App* sub) {
+    sub->add_option("--metric", c.metric,
+                    "How moves are counted: single (one tile a move) or multi (one or more tiles of the blank's row or "
+                    "column a move); each metric has its own tables")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"single", "multi"}));
+  };
   BuildFlags bf;
   auto* build = app.add_subcommand(
       "build", "Build distance tables, pattern databases or the move automaton into the database folder");
   add_common(build, c);
+  add_metric(build);
   build->add_flag("--all-goals", bf.all_goals,
                   "One table per blank class (cells alike under the board's mirrors and turns): every (start, goal) "
                   "pair");
@@ -98,6 +108,7 @@ int main(int argc, char** argv) {
   query->add_option_function<std::string>("start", [&](const std::string& v) { start = v; },
                                           "Start state, e.g. '1 2 3 4 5 6 7 8 0' or 123456780, a file, or - / nothing for stdin");
   add_common(query, c, true, true, true);
+  add_metric(query);
   query->add_option("--batch", batch,
                     "Answer one 'START [GOAL]' a line from FILE ('-' for stdin): one answer per line in order "
                     "(length, unreachable, or error: MESSAGE; --json adds each line's number); comment (#) and "
@@ -114,6 +125,7 @@ int main(int argc, char** argv) {
 
   auto* stats = app.add_subcommand("stats", "Depth histogram, radius, mean and farthest states");
   add_common(stats, c);
+  add_metric(stats);
   stats->add_flag("--all-goals", all_goals,
                   "Also every blank class's histogram, radius and farthest states, and the longest optimal solution "
                   "between any two states");

@@ -6,6 +6,10 @@
 // Horizontal moves stay inside the group and are shifts of the frontier lane; a vertical move's
 // new rank is the old one plus a Lehmer-code delta over the W rotated entries (O(W), no re-rank),
 // from the group's permutation and Lehmer digits packed in nibbles.
+// In the multi-tile metric (BfsOptions::metric) the blank travels k cells at once: a horizontal
+// move is a shift of the lane by k, a vertical one a Lehmer delta over the k*W entries it rotates
+// (engine/layer_kernel.hpp delta_rows); up to W-1 + H-1 targets a state, so a build takes about
+// twice as long (3x4: 2.1 times).
 // Small boards (at most 10 cells: 3x3, 2x5, 5x2 and smaller) decode every group once, into a table
 // of one word a group (entries and digits), and keep two bitmaps, one bit per group, of the groups
 // with frontier bits in the even / odd layers' lane: a layer visits only those groups, in rank

@@ -36,7 +36,8 @@
 //                the radius holds more states than that); else 0 (kinds 2 and 6: F = 0)
 //   144     8  kinds 2, 3, 5 and 6: chunk count C = ceil(payload size / chunk size);
 //                kind 4: the number of minimal forbidden strings; else 0
-//   152   104  reserved (0)
+//   152     1  kind 1: the metric (0 single-tile, 1 multi-tile: board.hpp Metric); else 0
+//   153   103  reserved (0)
 //   256 8*len  histogram: entries at each value 0..radius (kind 4: states at each distance from
 //                the start, so it adds up to entries / 4)
 //  4096     -  payload: entry r is the value at rank r (kind 3: two bits, see bfs.hpp; kind 4:
@@ -125,6 +126,7 @@ struct DatabaseInfo {
   std::vector<std::uint8_t> pattern;     // pattern databases: the tiles in ranking order
   std::vector<std::uint64_t> histogram;  // entries at each value, from 0
   std::vector<std::uint64_t> farthest;   // kinds 3 and 5: the ranks at the radius (at most kFarthestKept)
+  Metric metric = Metric::single;        // kind 1: how its distances count moves (others: single)
   // Kind 4 (the move automaton, which has no board: `goal` is left default and not stored): the
   // depth of the enumeration and the number of minimal forbidden strings.
   std::uint32_t automaton_depth = 0;

@@ -56,7 +56,7 @@ void pack_one_bit(std::span<std::uint64_t> fields, std::uint64_t states, int thr
 class DistanceTable {
  public:
   DistanceTable(const Ranker& ranker, std::span<const std::uint8_t> depths, std::vector<std::uint64_t> histogram,
-                std::shared_ptr<const void> storage);
+                std::shared_ptr<const void> storage, Metric metric = Metric::single);
   // A two-bit table (`bits` 2: `words` are the fields, two_bit_words of them) or a one-bit table
   // (`bits` 1: one_bit_words), with the ranks at the radius (if listed); `chunks` verifies a
   // mapped file's chunks on first touch (null after a build). std::invalid_argument for other bits
@@ -65,7 +65,7 @@ class DistanceTable {
                 std::vector<std::uint64_t> farthest, std::shared_ptr<const void> storage,
                 std::shared_ptr<const ChunkVerifier> chunks, int bits = 2);
 
-  // Runs the BFS for the canonical goal with the blank on `goal_blank`.
+  // Runs the BFS for the canonical goal with the blank on `goal_blank`, in options.metric.
   // Throws InputError for a board of more than kMaxCells cells (require_packed), ResourceError if
   // the table does not fit in memory.
   static DistanceTable build(const Board& board, int goal_blank, const BfsOptions& options = {});
@@ -112,11 +112,18 @@ class DistanceTable {
   // estimated 52 / 45 ms (process start and the write dominate a board that small).
   // Throws InputError as build does.
   static constexpr double kByteNsPerState = 57.6, kTwoBitNsPerState = 49.1;
-  static BuildCost estimate_build(const Board& board, Engine engine = Engine::automatic, int threads = 0);
+  // A multi-tile build (byte engine) costs about this many times a single-tile one: up to W-1 + H-1
+  // targets a state instead of at most 4; measured 2.1 on 3x4 + 4x3 (bfs_distances, 2 threads:
+  // 29.5 s against 13.9 s, the [multi][big] and [big] tests of test_bfs.cpp).
+  static constexpr double kMultiTileCost = 2.2;
+  static BuildCost estimate_build(const Board& board, Engine engine = Engine::automatic, int threads = 0,
+                                  Metric metric = Metric::single);
 
   const Ranker& ranker() const noexcept { return ranker_; }
   const Board& board() const noexcept { return ranker_.board(); }
   State goal() const { return canonical_goal(board(), ranker_.goal_blank()); }
+  // How its distances count moves: single-tile, or multi-tile (byte tables only).
+  Metric metric() const noexcept { return metric_; }
   // Bits a state: 8 (a byte table), 2 (two-bit) or 1 (one-bit).
   int bits() const noexcept { return bits_; }
   // A table of the two-bit engine, two bits or one a state: distances by descent.
@@ -154,7 +161,8 @@ class DistanceTable {
   }
 
   // One optimal path from start to goal (both included), found by descending the table; empty
-  // when unreachable. Ties go to the first of U, D, L, R.
+  // when unreachable. Ties go to the first of U, D, L, R (multi-tile: a step may move the blank
+  // several cells; in each direction the nearest cell comes first).
   std::vector<State> descend(const State& start, const State& goal) const;
 
   // The states at the largest distance, in the labels of `goal` (at most `limit` of them; a
@@ -185,6 +193,7 @@ class DistanceTable {
   std::span<const std::uint8_t> depths_;
   std::span<const std::uint64_t> words_;  // two-bit fields or one-bit bits
   int bits_ = 8;
+  Metric metric_ = Metric::single;
   std::vector<std::uint64_t> histogram_, farthest_;
   std::shared_ptr<const void> storage_;
   std::shared_ptr<const ChunkVerifier> chunks_;

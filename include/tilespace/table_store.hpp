@@ -1,7 +1,9 @@
 // The folder of distance databases (out/ by default): finds, loads, builds and caches tables.
 //
 // File names are <W>x<H>-<canonical goal>.tsdb, e.g. out/3x3-123456780.tsdb, whatever the table's
-// bits a state (a byte, two or one: the file's header says, and any is loaded); one file per blank
+// bits a state (a byte, two or one: the file's header says, and any is loaded); tables of the
+// multi-tile metric are <W>x<H>-<canonical goal>-multi.tsdb (a store has one metric, StoreOptions::bfs,
+// and refuses a file of the other: its header says which); one file per blank
 // cell of the goal serves every goal with its blank there (see distance_table.hpp), and through the
 // board's symmetries every goal with its blank in that cell's blank class (goal_table.hpp): readers
 // ask goal(), which finds the table that serves a goal blank cell.
@@ -23,7 +25,7 @@ namespace tilespace {
 
 struct StoreOptions {
   std::filesystem::path dir = "out";
-  BfsOptions bfs;                                  // threads and progress for builds
+  BfsOptions bfs;                                  // threads, progress and the metric (of builds and of the files)
   std::function<void(const std::string&)> note;   // one-line notices (building, built); may be empty
   Engine engine = Engine::automatic;               // which BFS builds missing tables, and the bits of their files
   // Two-bit builds: save a checkpoint (<table>.ckpt) between layers at most this often (0: never),
@@ -111,6 +113,8 @@ class TableStore {
  private:
   using Key = std::tuple<int, int, int>;
   static Key key(const Board& b, int blank) { return {b.width(), b.height(), blank}; }
+  // `extra` after "--metric M" when the store's metric is not single-tile: a build command's options.
+  std::string metric_option(const std::string& extra = "") const;
   StoreOptions options_;
   std::map<Key, std::unique_ptr<DistanceTable>> tables_;
   std::map<Key, GoalTable> goals_;  // goal(): the view of each goal blank cell asked for

@@ -58,10 +58,23 @@ std::function<void(const std::string&)> notes(const Common& c) {
   return [wording = c.wording](const std::string& s) { note_on_stderr(wording(s)); };
 }
 
+Metric metric_option(const Common& c) {
+  const std::optional<Metric> m = parse_metric(c.metric);
+  if (!m) throw option_error("metric", "'" + c.metric + "' is not a metric (single, multi)");
+  return *m;
+}
+
+void require_table_metric(const Common& c, const Board& board) {
+  if (metric_option(c) != Metric::single && !table_can_exist(board))
+    throw option_error("metric", std::string(metric_name(metric_option(c))) + ": no exact table of " + board.name() +
+                                     " can exist, and its search counts single-tile moves");
+}
+
 StoreOptions store_options(const Common& c, double max_auto_build_seconds) {
   StoreOptions o;
   o.dir = c.db;
   o.max_auto_build_seconds = max_auto_build_seconds;
+  o.bfs.metric = metric_option(c);
   o.bfs.threads = c.threads;
   o.bfs.on_layer = layer_progress(c, "depth", "states");
   o.note = notes(c);

@@ -38,6 +38,7 @@ namespace tilespace::app {
 // board and goal, the output form and language).
 struct Common {
   std::string board, goal, db = "out", blank, lang = "en";
+  std::string metric = "single";  // --metric (build, query, stats): how moves are counted (board.hpp Metric)
   int threads = 0;
   bool progress = false, json = false;
   // How the front end words a notice or a progress line for its reader: the command line sets it
@@ -51,6 +52,12 @@ std::optional<State> goal_option(const Common& c);
 
 // The --board option, if given; InputError about the board if it is not WxH within the limits.
 std::optional<Board> board_option(const Common& c);
+
+// The --metric option; InputError about --metric if it is neither single nor multi.
+Metric metric_option(const Common& c);
+// InputError about --metric when it is multi on `board` and no exact table of it can exist (4x4,
+// 5x5): their searches count single-tile moves.
+void require_table_metric(const Common& c, const Board& board);
 
 // The distance-table store over --db, with --threads, BFS progress on stderr and notes.
 // Per-layer progress lines ("  depth   3  ... states ...") when stderr is a terminal or with

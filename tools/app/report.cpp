@@ -67,7 +67,7 @@ json stats_json(const GoalTable& t, const State& goal, const std::vector<State>&
   for (const auto& s : farthest) far.push_back(tiles_json(s));
   return {{"board", goal.board.name()}, {"goal", tiles_json(goal)}, {"states", t.states()},
           {"radius", t.radius()},       {"histogram", h},           {"mean", mean_depth(t)},
-          {"farthest_count", h.back()}, {"farthest", std::move(far)}};
+          {"farthest_count", h.back()}, {"farthest", std::move(far)}, {"metric", metric_name(t.table().metric())}};
 }
 
 namespace {

@@ -163,6 +163,7 @@ int build_automaton(const Common& c, const BuildFlags& f) {
   if (!f.pdb.empty()) throw not_here("pdb", "build one at a time");
   if (!f.zpdb.empty()) throw not_here("zpdb", "build one at a time");
   if (f.bits) throw not_here("bits", "it has no BFS engine");
+  if (metric_option(c) != Metric::single) throw not_here("metric", "the move automaton prunes single-tile searches");
   if (f.checkpoint_given) throw not_here("checkpoint-every", "only two-bit table builds take checkpoints");
   if (f.resume) throw not_here("resume", "only two-bit table builds take checkpoints");
   if (f.threads_given) throw not_here("threads", "the build runs on one thread");
@@ -228,13 +229,20 @@ int cmd_build(Common& c, const BuildFlags& f) {
     if (f.resume) throw option_error("resume", "does not apply with " + with + " (only two-bit table builds take checkpoints)");
     if (f.all_goals)
       throw option_error("all-goals", "does not apply with " + with + " (pattern databases are for one goal: give --goal)");
+    if (metric_option(c) != Metric::single)
+      throw option_error("metric", "does not apply with " + with + " (pattern databases count single-tile moves)");
   }
   Problem p = read_problem(c, std::nullopt);
   if (!f.pdb.empty() || !f.zpdb.empty()) return build_pdb(c, f, p.goal, f.pdb.empty());
   const Board& b = p.goal.board;
+  require_table_metric(c, b);
   if (!table_can_exist(b) && has_stock_partition(p.goal) && !f.bits && !f.checkpoint_given && !f.resume && !f.all_goals)
     return build_search(c, f, p.goal);
   const Engine engine = DistanceTable::choose_engine(b, static_cast<Engine>(f.bits));
+  if (engine != Engine::byte && metric_option(c) != Metric::single)
+    throw option_error("metric", std::string(metric_name(metric_option(c))) +
+                                     ": multi-tile tables are built by the byte engine, and the " + b.name() + " table " +
+                                     (f.bits ? "was asked with --bits " + std::to_string(f.bits) : "needs the two-bit engine"));
   if (engine == Engine::byte && (f.resume || f.checkpoint_given))
     throw option_error(f.resume ? "resume" : "checkpoint-every",
                        "applies to the two-bit engine (--bits 2 or 1); the " + b.name() +
@@ -279,12 +287,13 @@ int cmd_build(Common& c, const BuildFlags& f) {
     if (c.json) {
       out.push_back({{"file", path}, {"up_to_date", up_to_date}, {"goal", tiles_json(t.goal())},
                      {"serves", serves}, {"states", t.ranker().size()}, {"radius", t.radius()},
-                     {"bits", t.bits()}, {"seconds", secs}});
+                     {"bits", t.bits()}, {"metric", metric_name(t.metric())}, {"seconds", secs}});
     } else if (up_to_date) {
       std::printf("up to date: %s (serves the blank on cells %s)\n", path.c_str(), cells.c_str());
     } else {
-      std::printf("built %s: %llu states, radius %d, %d bit%s, %.2f s; serves the blank on cells %s\n", path.c_str(),
-                  static_cast<unsigned long long>(t.ranker().size()), t.radius(), t.bits(), t.bits() == 1 ? "" : "s", secs,
+      std::printf("built %s: %llu states, radius %d%s, %d bit%s, %.2f s; serves the blank on cells %s\n", path.c_str(),
+                  static_cast<unsigned long long>(t.ranker().size()), t.radius(),
+                  t.metric() == Metric::multi ? " (multi-tile)" : "", t.bits(), t.bits() == 1 ? "" : "s", secs,
                   cells.c_str());
     }
   }

@@ -56,6 +56,7 @@ std::string stop_line(const Messages& m, search::Stop stop, const search::SolveR
 
 int cmd_query(Common& c, const std::optional<std::string>& start_arg, const search::SolveRequest& limits) {
   const Problem p = read_problem(c, start_arg.value_or("-"));  // no START: standard input, as solve and compare
+  require_table_metric(c, p.goal.board);
   const search::Limits l = app::Oracle::limits(limits, p.goal.board);
   const State& s = *p.start;
   const Messages m(c.lang);
@@ -89,6 +90,7 @@ int cmd_query(Common& c, const std::optional<std::string>& start_arg, const sear
 
 int cmd_batch(Common& c, const std::string& file, const search::SolveRequest& limits) {
   Problem p = read_problem(c, std::nullopt);
+  require_table_metric(c, p.goal.board);
   const search::Limits l = app::Oracle::limits(limits, p.goal.board);
   TableStore store = make_store(c);
   // 4x4 and 5x5: every reachable line searched, the lines of a part one after another and the

@@ -43,6 +43,7 @@ using nlohmann::json;
 
 int cmd_stats(Common& c, bool all_goals) {
   Problem p = read_problem(c, std::nullopt);
+  require_table_metric(c, p.goal.board);
   TableStore store = make_store(c);
   const Board& b = p.goal.board;
   const GoalTable& t = store.goal(b, p.goal.blank);
@@ -115,6 +116,7 @@ int cmd_stats(Common& c, bool all_goals) {
   std::printf("%s%s\n%s%s\n%s%llu\n%s%d\n%s%.4f\n", label("board").c_str(), b.name().c_str(), label("goal").c_str(),
               p.goal.to_string().c_str(), label("states").c_str(), static_cast<unsigned long long>(states),
               label("radius").c_str(), t.radius(), label("mean").c_str(), mean_depth(t));
+  if (t.table().metric() == Metric::multi) std::printf("%s%s\n", label("metric").c_str(), m.get("multi-tile").c_str());
   std::printf("\n%5s  %s\n", m.get("depth").c_str(), m.get("states").c_str());
   for (std::size_t d = 0; d < h.size(); ++d) std::printf("%5zu  %llu\n", d, static_cast<unsigned long long>(h[d]));
   std::printf("\n%s (%llu):\n", m.get("states at the radius").c_str(), static_cast<unsigned long long>(h.back()));

@@ -1,0 +1,193 @@
+// The multi-tile metric from the command line: build, query, query --batch and stats with
+// --metric multi, against a naive multi-tile BFS (support.hpp naive_bfs); the file of each metric
+// kept apart; the options that do not apply refused. (The engine itself: test_bfs.cpp.)
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "support.hpp"
+#include "tilespace/errors.hpp"
+#include "tilespace/state.hpp"
+#include "tilespace/symmetry.hpp"
+
+using namespace tilespace;
+using nlohmann::json;
+
+namespace {
+
+std::vector<std::string> output_lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t from = 0;
+  for (std::size_t nl; (nl = text.find('\n', from)) != std::string::npos; from = nl + 1) out.push_back(text.substr(from, nl - from));
+  return out;
+}
+
+std::vector<std::uint64_t> multi_histogram(const std::unordered_map<std::uint64_t, int>& dist) {
+  std::vector<std::uint64_t> h;
+  for (const auto& [state, d] : dist) {
+    if (h.size() <= static_cast<std::size_t>(d)) h.resize(static_cast<std::size_t>(d) + 1, 0);
+    ++h[static_cast<std::size_t>(d)];
+  }
+  return h;
+}
+
+}  // namespace
+
+TEST_CASE("multi-tile tables from the command line: build, stats, query and query --batch equal a naive BFS",
+          "[multi][cli]") {
+  testing::TempDir dir;
+  const Board b(3, 3);
+  const State goal = canonical_goal(b, 8);
+  const auto naive = testing::naive_bfs(goal, Metric::multi);
+
+  auto r = testing::run_cli("build --metric multi --json", dir.path);
+  REQUIRE(r.rc == 0);
+  auto j = json::parse(r.out);
+  REQUIRE(j.size() == 1);
+  CHECK(j[0]["file"] == "out/3x3-123456780-multi.tsdb");
+  CHECK(j[0]["metric"] == "multi");
+  CHECK(j[0]["radius"] == 24);
+  CHECK(j[0]["up_to_date"] == false);
+  r = testing::run_cli("build --metric multi", dir.path);
+  CHECK(r.rc == 0);
+  CHECK_THAT(r.out, Catch::StartsWith("up to date: out/3x3-123456780-multi.tsdb"));
+
+  r = testing::run_cli("stats --metric multi --json", dir.path);
+  REQUIRE(r.rc == 0);
+  j = json::parse(r.out);
+  CHECK(j["metric"] == "multi");
+  CHECK(j["histogram"].get<std::vector<std::uint64_t>>() == multi_histogram(naive));
+  CHECK(j["radius"] == 24);
+  r = testing::run_cli("stats --metric multi", dir.path);
+  REQUIRE(r.rc == 0);
+  CHECK_THAT(r.out, Catch::Contains("radius  24") && Catch::Contains("metric  multi-tile"));
+
+  // 300 random states, one at a time for the first ten and all in a batch, in both metrics: the
+  // single-tile answers come from their own table, built beside the other.
+  std::mt19937_64 rng(29);
+  std::vector<State> starts;
+  std::string batch;
+  for (int i = 0; i < 300; ++i) {
+    State s = goal;
+    std::shuffle(s.tiles.begin(), s.tiles.begin() + b.cells(), rng);
+    for (int c = 0; c < b.cells(); ++c)
+      if (s.tiles[c] == 0) s.blank = c;
+    starts.push_back(s);
+    batch += s.to_string() + "\n";
+  }
+  testing::write_file(dir.path / "pairs.txt", batch);
+  r = testing::run_cli("query --metric multi --batch pairs.txt", dir.path);
+  INFO(r.err.substr(0, 300));
+  REQUIRE(r.rc == 1);  // some are unreachable
+  const auto lines = output_lines(r.out);
+  REQUIRE(lines.size() == starts.size());
+  const auto single = testing::naive_bfs(goal);
+  std::size_t wrong = 0, shorter = 0;
+  for (std::size_t i = 0; i < starts.size(); ++i) {
+    const auto it = naive.find(starts[i].packed());
+    const std::string want = it == naive.end() ? "unreachable" : std::to_string(it->second);
+    wrong += lines[i] != want;
+    if (it != naive.end()) shorter += it->second < single.at(starts[i].packed());
+  }
+  CHECK(wrong == 0);
+  CHECK(shorter > 100);  // the metrics differ: most states are closer in moves of several tiles
+  for (std::size_t i = 0; i < 10; ++i) {
+    const auto it = naive.find(starts[i].packed());
+    r = testing::run_cli("query --metric multi --json '" + starts[i].to_string() + "'", dir.path);
+    REQUIRE((r.rc == 0 || r.rc == 1));
+    j = json::parse(r.out);
+    CHECK(j["length"] == (it == naive.end() ? json(nullptr) : json(it->second)));
+    if (it == naive.end()) continue;
+    r = testing::run_cli("query '" + starts[i].to_string() + "'", dir.path);
+    REQUIRE(r.rc == 0);
+    CHECK(r.out == std::to_string(single.at(starts[i].packed())) + "\n");
+  }
+  CHECK(std::filesystem::exists(dir.path / "out" / "3x3-123456780.tsdb"));
+}
+
+TEST_CASE("multi-tile tables for every goal: build --all-goals and the longest optimal solution between any two "
+          "states",
+          "[multi][cli]") {
+  testing::TempDir dir;
+  const Board b(3, 3);
+  auto r = testing::run_cli("build --metric multi --all-goals --json", dir.path);
+  REQUIRE(r.rc == 0);
+  CHECK(json::parse(r.out).size() == blank_classes(b).size());
+  r = testing::run_cli("stats --metric multi --all-goals --json", dir.path);
+  REQUIRE(r.rc == 0);
+  const json j = json::parse(r.out);
+  // The naive radius of each blank class's representative; the longest is their largest.
+  int longest = 0;
+  for (const auto& cls : blank_classes(b)) {
+    const auto h = multi_histogram(testing::naive_bfs(canonical_goal(b, cls.front()), Metric::multi));
+    longest = std::max(longest, static_cast<int>(h.size()) - 1);
+    for (const int cell : cls) {
+      const auto it = std::find_if(j["goals"].begin(), j["goals"].end(), [&](const json& g) { return g["blank"] == cell; });
+      REQUIRE(it != j["goals"].end());
+      CHECK((*it)["radius"] == static_cast<int>(h.size()) - 1);
+    }
+  }
+  CHECK(j["longest"] == longest);
+  CHECK(longest >= 24);
+}
+
+TEST_CASE("multi-tile tables: a file of the other metric is refused, and so are the options that do not apply",
+          "[multi][cli]") {
+  testing::TempDir dir;
+  auto r = testing::run_cli("build", dir.path);
+  REQUIRE(r.rc == 0);
+  // A single-tile table under the multi-tile name: exit 3, naming it and the command that rebuilds it.
+  std::filesystem::copy_file(dir.path / "out/3x3-123456780.tsdb", dir.path / "out/3x3-123456780-multi.tsdb");
+  r = testing::run_cli("query --metric multi '8 6 7 2 5 4 3 0 1'", dir.path);
+  CHECK(r.rc == kExitData);
+  CHECK_THAT(r.err, Catch::Contains("3x3-123456780-multi.tsdb: holds a table of the single-tile metric, not the multi-tile") &&
+                        Catch::Contains("tilespace build --board 3x3 --metric multi --force"));
+  // An unknown metric in a header whose checksum holds: exit 3.
+  std::string bytes = testing::read_file(dir.path / "out/3x3-123456780.tsdb");
+  bytes[152] = 7;
+  testing::reseal_header(bytes, 56);
+  testing::write_file(dir.path / "out/3x3-123456780.tsdb", bytes);
+  r = testing::run_cli("query '8 6 7 2 5 4 3 0 1'", dir.path);
+  CHECK(r.rc == kExitData);
+  CHECK_THAT(r.err, Catch::Contains("unknown metric 7"));
+  // A multi-tile byte written into a two-bit table's header: exit 3.
+  r = testing::run_cli("build --board 2x3 --bits 2", dir.path);
+  REQUIRE(r.rc == 0);
+  bytes = testing::read_file(dir.path / "out/2x3-123450.tsdb");
+  bytes[152] = 1;
+  testing::reseal_header(bytes, 56);
+  testing::write_file(dir.path / "out/2x3-123450.tsdb", bytes);
+  r = testing::run_cli("query --board 2x3 '1 2 3 4 0 5'", dir.path);
+  CHECK(r.rc == kExitData);
+  CHECK_THAT(r.err, Catch::Contains("a multi-tile metric on a file of kind 3"));
+
+  const std::pair<std::string, const char*> refused[] = {
+      {"build --metric multi --board 4x4", "--metric: multi: no exact table of 4x4 can exist"},
+      {"query --metric multi --board 4x4 '1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15'", "no exact table of 4x4 can exist"},
+      {"query --metric multi --board 5x5 --batch pairs.txt", "no exact table of 5x5 can exist"},
+      {"stats --metric multi --board 4x4", "no exact table of 4x4 can exist"},
+      {"build --metric multi --board 2x5 --bits 1", "multi-tile tables are built by the byte engine"},
+      {"build --metric multi --board 2x7", "the 2x7 table needs the two-bit engine"},
+      {"build --metric multi --zpdb 4-4", "--metric: does not apply with --zpdb"},
+      {"build --metric multi --pdb 4-4", "--metric: does not apply with --pdb"},
+      {"build --metric multi --automaton", "--metric: does not apply with --automaton"},
+      {"build --metric many", "--metric"},
+      {"solve --metric multi '8 6 7 2 5 4 3 0 1'", "--metric"},
+  };
+  testing::write_file(dir.path / "pairs.txt", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 0 24\n");
+  for (const auto& [command, says] : refused) {
+    r = testing::run_cli(command, dir.path);
+    CAPTURE(command, r.err);
+    CHECK(r.rc == kExitInput);
+    CHECK_THAT(r.err, Catch::Contains(says));
+  }
+  // Nothing of the multi-tile metric was built by the refused commands.
+  for (const auto& f : std::filesystem::directory_iterator(dir.path / "out")) {
+    CAPTURE(f.path());
+    CHECK((f.path().filename() == "3x3-123456780-multi.tsdb" || f.path().filename().string().find("multi") == std::string::npos));
+  }
+}
