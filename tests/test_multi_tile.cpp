@@ -146,24 +146,27 @@ TEST_CASE("multi-tile tables: a file of the other metric is refused, and so are 
   CHECK(r.rc == kExitData);
   CHECK_THAT(r.err, Catch::Contains("3x3-123456780-multi.tsdb: holds a table of the single-tile metric, not the multi-tile") &&
                         Catch::Contains("tilespace build --board 3x3 --metric multi --force"));
-  // An unknown metric in a header whose checksum holds: exit 3.
-  std::string bytes = testing::read_file(dir.path / "out/3x3-123456780.tsdb");
-  bytes[152] = 7;
-  testing::reseal_header(bytes, 56);
-  testing::write_file(dir.path / "out/3x3-123456780.tsdb", bytes);
-  r = testing::run_cli("query '8 6 7 2 5 4 3 0 1'", dir.path);
-  CHECK(r.rc == kExitData);
-  CHECK_THAT(r.err, Catch::Contains("unknown metric 7"));
-  // A multi-tile byte written into a two-bit table's header: exit 3.
+  // Forged metric bytes in headers whose checksums hold: an unknown metric, and a multi-tile metric
+  // on a two-bit table. Exit 3 each.
   r = testing::run_cli("build --board 2x3 --bits 2", dir.path);
   REQUIRE(r.rc == 0);
-  bytes = testing::read_file(dir.path / "out/2x3-123450.tsdb");
-  bytes[152] = 1;
-  testing::reseal_header(bytes, 56);
-  testing::write_file(dir.path / "out/2x3-123450.tsdb", bytes);
-  r = testing::run_cli("query --board 2x3 '1 2 3 4 0 5'", dir.path);
-  CHECK(r.rc == kExitData);
-  CHECK_THAT(r.err, Catch::Contains("a multi-tile metric on a file of kind 3"));
+  struct Forged {
+    const char *file, *query;
+    char metric;
+    const char* says;
+  };
+  for (const Forged& f : {Forged{"out/3x3-123456780.tsdb", "query '8 6 7 2 5 4 3 0 1'", 7, "unknown metric 7"},
+                          Forged{"out/2x3-123450.tsdb", "query --board 2x3 '1 2 3 4 0 5'", 1,
+                                 "a multi-tile metric on a file of kind 3"}}) {
+    std::string bytes = testing::read_file(dir.path / f.file);
+    bytes[152] = f.metric;
+    testing::reseal_header(bytes, 56);
+    testing::write_file(dir.path / f.file, bytes);
+    r = testing::run_cli(f.query, dir.path);
+    CAPTURE(f.file);
+    CHECK(r.rc == kExitData);
+    CHECK_THAT(r.err, Catch::Contains(f.says));
+  }
 
   const std::pair<std::string, const char*> refused[] = {
       {"build --metric multi --board 4x4", "--metric: multi: no exact table of 4x4 can exist"},
