@@ -36,7 +36,7 @@ KORF_GOAL = list(range(16))  # korf100.tsv: the blank top-left
 SOLVE_KEYS = {"board", "start", "goal", "algorithm", "heuristic", "solvable", "length", "moves",
               "expanded", "generated", "peak_open", "closed", "peak_bytes", "seconds", "stopped",
               "path"}
-STATS_KEYS = {"board", "goal", "states", "radius", "histogram", "mean", "farthest_count", "farthest"}
+STATS_KEYS = {"board", "goal", "states", "radius", "histogram", "mean", "farthest_count", "farthest", "metric"}
 CHECK_KEYS = {"lines", "passed", "failed", "undecided", "malformed", "failed_by_kind", "total_excess",
               "seconds", "verdicts"}
 VERDICT_KINDS = ["ok", "illegal-move", "wrong-end", "longer", "wrong-length", "unreachable-missed",
@@ -810,6 +810,7 @@ def test_stats_match_the_published_distributions(db, distributions, board, blank
     assert isinstance(s["histogram"], np.ndarray) and s["histogram"].dtype == np.int64
     assert s["histogram"].tolist() == counts
     assert s["states"] == states and s["radius"] == radius
+    assert s["metric"] == "single"
     assert s["farthest_count"] == counts[-1]
     assert s["mean"] == pytest.approx(sum(d * n for d, n in enumerate(counts)) / states, rel=1e-12)
     farthest = plain(s["farthest"])
