@@ -442,7 +442,8 @@ LoadedDatabase load_checked(const std::filesystem::path& path, const std::string
   // The metric (0 in every file written before it was stored: single-tile); only byte tables have another.
   const auto metric = get<std::uint8_t>(bytes, kMetricOffset);
   if (metric > static_cast<std::uint8_t>(Metric::multi)) throw bad("unknown metric " + std::to_string(metric));
-  if (metric != 0 && db.info.kind != kKindDistanceTable) throw bad("a multi-tile metric on a file of kind " + std::to_string(db.info.kind));
+  if (metric != 0 && db.info.kind != kKindDistanceTable)
+    throw bad("a multi-tile metric on a file of kind " + std::to_string(db.info.kind));
   db.info.metric = static_cast<Metric>(metric);
   const std::uint64_t expected_size = offset + size + trailer;
   if (bytes.size() != expected_size)

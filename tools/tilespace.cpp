@@ -55,7 +55,6 @@ int main(int argc, char** argv) {
   std::optional<std::string> start;
   std::string batch;
 
-
   // --metric: build, query and stats (the exact tables, one file per metric).
   auto add_metric = [&](CLI::App* sub) {
     sub->add_option("--metric", c.metric,

@@ -26,22 +26,22 @@ namespace tilespace::detail {
 
 // Everything about the board that the inner loop needs, precomputed.
 struct Geometry {
-  int w, h, cells, n;
+  int w, cells, n;
   std::uint32_t can_right, can_left;  // blank cells not in the last / first column
   std::uint32_t odd_parity_cells;     // blank cells whose reachable sequences are odd
-  // Multi-tile moves: the blank cells from which the blank can travel k cells right / left.
+  // Multi-tile moves: the blank cells from which the blank can travel k >= 2 cells right / left
+  // (k = 1: can_right, can_left).
   std::array<std::uint32_t, 8> right_by{}, left_by{};
   std::array<std::uint64_t, kMaxCells> weight{};  // weight[i] = (n-1-i)!
 
   explicit Geometry(const Ranker& r)
-      : w(r.board().width()), h(r.board().height()), cells(r.cells()), n(r.seq_len()), can_right(0), can_left(0),
-        odd_parity_cells(0) {
+      : w(r.board().width()), cells(r.cells()), n(r.seq_len()), can_right(0), can_left(0), odd_parity_cells(0) {
     for (int c = 0; c < cells; ++c) {
       const int col = r.board().col(c);
       if (col != w - 1) can_right |= 1u << c;
       if (col != 0) can_left |= 1u << c;
       if (r.parity_for(c)) odd_parity_cells |= 1u << c;
-      for (int k = 1; k < w && k < 8; ++k) {
+      for (int k = 2; k < w && k < 8; ++k) {
         if (col + k <= w - 1) right_by[k] |= 1u << c;
         if (col - k >= 0) left_by[k] |= 1u << c;
       }
