@@ -11,7 +11,7 @@ namespace tilespace {
 
 namespace {
 
-const char* const kAnswerExpected = "expected moves (U, D, L, R), a length or 'unreachable'";
+const char* const kAnswerExpected = "expected moves (U, D, L, R, or with a count: R3), a length or 'unreachable'";
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
@@ -182,14 +182,29 @@ Answer parse_answer(std::string_view field) {
   if (!field.empty() && is_digit(field[0])) return parse_length(field);
   Answer a;
   a.moves.resize(field.size());
+  a.cells.resize(field.size());
   std::size_t n = 0;
   for (std::size_t i = 0; i < field.size(); ++i) {
     if (field[i] == ' ' || field[i] == ',') continue;  // "U L D L", "U,L,D,L"
     a.moves[n] = move_letter(field[i]);
     if (!a.moves[n]) throw bad_character(field, i, "is not a move");
+    int k = 1;
+    if (i + 1 < field.size() && is_digit(field[i + 1])) {  // "R3": the cells the blank goes
+      const std::size_t first = i + 1;
+      k = 0;
+      while (i + 1 < field.size() && is_digit(field[i + 1])) {
+        if (k <= kMaxMoveCells) k = k * 10 + (field[i + 1] - '0');
+        ++i;
+      }
+      if (k < 1 || k > kMaxMoveCells)
+        throw answer_error("the count of move " + std::to_string(n + 1) + " (character " + std::to_string(first + 1) +
+                           ") must be 1 to " + std::to_string(kMaxMoveCells));
+    }
+    a.cells[n] = static_cast<std::uint8_t>(k);
     ++n;
   }
   a.moves.resize(n);
+  a.cells.resize(n);
   return a;
 }
 
@@ -207,7 +222,7 @@ const char* verdict_name(Verdict v) noexcept {
   return "?";
 }
 
-Replay replay_moves(const State& start, std::string_view moves) noexcept {
+Replay replay_moves(const State& start, std::string_view moves, std::span<const std::uint8_t> cells) noexcept {
   // The direction of each letter (-1: not a move), and its row and column steps.
   static constexpr auto kCode = [] {
     std::array<std::int8_t, 256> c{};
@@ -216,7 +231,7 @@ Replay replay_moves(const State& start, std::string_view moves) noexcept {
     return c;
   }();
   static constexpr int kRowStep[4] = {-1, 1, 0, 0}, kColStep[4] = {0, 0, -1, 1};
-  Replay r{start, 0, 0};
+  Replay r{start, 0, 0, 1};
   // The blank's row and column are followed move by move, and a move is legal when both stay on
   // the board: table lookups and two unsigned compares, no branch on the direction (a random path
   // would mispredict most of them) and no division.
@@ -225,20 +240,25 @@ Replay replay_moves(const State& start, std::string_view moves) noexcept {
   auto outside = [](int x, int n) { return static_cast<unsigned>(x) >= static_cast<unsigned>(n); };  // -1 included
   int blank = start.blank, row = blank / w, col = blank % w;
   Tiles& t = r.end.tiles;
+  const bool counted = !cells.empty();
   for (std::size_t i = 0; i < moves.size(); ++i) {
     const int d = kCode[static_cast<unsigned char>(moves[i])];
-    const int nr = d < 0 ? -1 : row + kRowStep[d], nc = d < 0 ? -1 : col + kColStep[d];
+    const int k = counted ? cells[i] : 1;
+    const int nr = d < 0 ? -1 : row + k * kRowStep[d], nc = d < 0 ? -1 : col + k * kColStep[d];
     if (outside(nr, h) || outside(nc, w)) {
       r.step = i + 1 > static_cast<std::size_t>(INT_MAX) ? INT_MAX : static_cast<int>(i + 1);
       r.move = moves[i];
+      r.cells = k;
       break;
     }
-    const int to = blank + cell_step[d];
+    const int s = cell_step[d];
+    for (int j = 0; j < k; ++j) {  // the tiles between slide one cell each
+      t[blank] = t[blank + s];
+      blank += s;
+    }
+    t[blank] = 0;
     row = nr;
     col = nc;
-    t[blank] = t[to];
-    t[to] = 0;
-    blank = to;
   }
   r.end.blank = blank;
   return r;
@@ -260,7 +280,8 @@ std::string describe(const LineVerdict& v, const State& goal) {
     case Verdict::illegal_move:
       if (move_letter(v.move) != v.move || v.move == 0)
         return "step " + std::to_string(v.step) + ": " + shown(v.move) + " is not a move (U, D, L, R)";
-      return "step " + std::to_string(v.step) + ": '" + v.move + "' moves the blank off the board";
+      return "step " + std::to_string(v.step) + ": '" + v.move + (v.move_cells > 1 ? std::to_string(v.move_cells) : "") +
+             "' moves the blank off the board";
     case Verdict::wrong_end:
       if (v.answered == 0)
         return "no moves, and the start " + v.end.to_string() + " is not the goal " + goal.to_string();

@@ -3,9 +3,17 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "tilespace/errors.hpp"
 #include "tilespace/table_store.hpp"
 
 namespace tilespace {
+
+void GoalTable::require_metric(Metric m) const {
+  if (metric() != m)
+    throw InputError("the distance table of " + board().name() + " counts " + std::string(metric_name(metric())) +
+                     "-tile moves, not " + std::string(metric_name(m)) + "-tile ones");
+}
+
 
 namespace {
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstdlib>
 #include <vector>
 
 namespace tilespace {
@@ -29,6 +30,46 @@ State State::moved(int to) const noexcept {
   s.tiles[to] = 0;
   s.blank = to;
   return s;
+}
+
+State State::slid(int to) const noexcept {
+  const int w = board.width();
+  const int step = board.row(to) == board.row(blank) ? (to > blank ? 1 : -1) : (to > blank ? w : -w);
+  State s = *this;
+  for (int c = blank; c != to; c += step) s.tiles[c] = s.tiles[c + step];
+  s.tiles[to] = 0;
+  s.blank = to;
+  return s;
+}
+
+bool is_move(const State& a, const State& b, Metric metric) noexcept {
+  const Board& bd = a.board;
+  const int from = a.blank, to = b.blank;
+  if (from == to || !(bd == b.board)) return false;
+  const bool across = bd.row(from) == bd.row(to), down = bd.col(from) == bd.col(to);
+  if (!across && !down) return false;
+  const int cells = across ? std::abs(to - from) : std::abs(to - from) / bd.width();
+  if (metric == Metric::single && cells != 1) return false;
+  return a.slid(to) == b;
+}
+
+std::string path_moves(const std::vector<State>& path, Metric metric) {
+  std::string out;
+  for (std::size_t i = 1; i < path.size(); ++i) {
+    const Board& b = path[i].board;
+    const int from = path[i - 1].blank, to = path[i].blank;
+    const bool across = b.row(from) == b.row(to);
+    const int cells = across ? std::abs(to - from) : std::abs(to - from) / b.width();
+    const char letter = across ? (to > from ? 'R' : 'L') : (to > from ? 'D' : 'U');
+    if (metric == Metric::single) {
+      out.append(static_cast<std::size_t>(cells), letter);
+      continue;
+    }
+    if (!out.empty()) out += ' ';
+    out += letter;
+    if (cells > 1) out += std::to_string(cells);
+  }
+  return out;
 }
 
 std::string State::to_string() const {

@@ -391,7 +391,7 @@ TEST_CASE("check: parse_answer reads moves, lengths and 'unreachable' and names 
   CHECK(parse_answer(" R").moves == "R");
   CHECK(parse_answer(", ,").moves.empty());
 
-  const std::string expected = ": expected moves (U, D, L, R), a length or 'unreachable'";
+  const std::string expected = ": expected moves (U, D, L, R, or with a count: R3), a length or 'unreachable'";
   CHECK(answer_error("RDLX") == "answer: 'X' (character 4) is not a move" + expected);
   CHECK(answer_error("Unreachabl") == "answer: 'n' (character 2) is not a move" + expected);
   CHECK(answer_error("U L X") == "answer: 'X' (character 5) is not a move" + expected);

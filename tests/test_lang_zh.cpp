@@ -198,6 +198,11 @@ TEST_CASE("zh: the errors of states, files, options and databases are Chinese", 
         {"build --metric multi --zpdb 4-4"},
         {"build --metric multi --automaton"},
         {"query --metric multi --board 5x5 " + k5x5},
+        {"solve 123456708 --metric multi -a aidastar"},
+        {"solve 123456708 --metric multi --heuristic manhattan"},
+        {"solve 123456708 --metric multi --trace t.json"},
+        {"solve 123456708 --metric multi -a idastar --automaton on"},
+        {"random --metric multi"},
         {"check empty.txt"},
         {"check nosuchfile.txt"},
         {"check folder/"},
@@ -244,6 +249,7 @@ TEST_CASE("zh: notices, progress lines, answers, tables, verdicts and summaries 
                       "1 2 3 4 5 6 7 0 8\t\t99999999\n"
                       "1 2 3\t\tR\n");
   testing::write_file(dir / "good.txt", "1 2 3 4 5 6 7 0 8\t\tR\n");
+  testing::write_file(dir / "multi.txt", "1 2 3 4 5 6 0 7 8\t\tR2\n1 2 3 4 5 6 0 7 8\t\tR3\n1 2 3 4 5 6 0 7 8\t\tR0\n");
   testing::write_file(dir / "suite.txt", "1 2 3 4 5 6 7 0 8  1 2 3 4 5 6 7 8 0\n1 2 3 4 5 6 8 7 0  1 2 3 4 5 6 7 8 0\n");
   walk({// The table built on first use (the notices), then answers.
         {"query 123456708"},
@@ -277,6 +283,10 @@ TEST_CASE("zh: notices, progress lines, answers, tables, verdicts and summaries 
         {"query 123456708 --metric multi"},
         {"check answers.txt"},
         {"check good.txt"},
+        {"check multi.txt --metric multi"},
+        {"solve 123456708 --metric multi"},
+        {"compare 123456708 --metric multi --algorithms bfs,idastar"},
+        {"verify --board 2x3 --metric multi --algorithms bfs,astar"},
         {"check answers.txt --json", true}},
        dir.path);
 }

@@ -6,11 +6,13 @@
 
 #include <algorithm>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "support.hpp"
 #include "tilespace/errors.hpp"
+#include "tilespace/problem.hpp"
 #include "tilespace/state.hpp"
 #include "tilespace/symmetry.hpp"
 
@@ -179,7 +181,6 @@ TEST_CASE("multi-tile tables: a file of the other metric is refused, and so are 
       {"build --metric multi --pdb 4-4", "--metric: does not apply with --pdb"},
       {"build --metric multi --automaton", "--metric: does not apply with --automaton"},
       {"build --metric many", "--metric"},
-      {"solve --metric multi '8 6 7 2 5 4 3 0 1'", "--metric"},
   };
   testing::write_file(dir.path / "pairs.txt", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 0 24\n");
   for (const auto& [command, says] : refused) {
@@ -193,4 +194,134 @@ TEST_CASE("multi-tile tables: a file of the other metric is refused, and so are 
     CAPTURE(f.path());
     CHECK((f.path().filename() == "3x3-123456780-multi.tsdb" || f.path().filename().string().find("multi") == std::string::npos));
   }
+}
+
+TEST_CASE("multi-tile answers from the command line: solve, solve --batch, check, random, compare and verify",
+          "[multi][cli]") {
+  testing::TempDir dir;
+  const Board b(3, 3);
+  const State goal = canonical_goal(b, 8);
+  const auto naive = testing::naive_bfs(goal, Metric::multi);
+  const std::string hardest = "8 6 7 2 5 4 3 0 1";  // 31 single-tile moves, 20 multi-tile
+
+  // solve: the table where it is at hand (built within the one-minute rule), else IDA* on
+  // multi-manhattan; the moves in the notation check reads.
+  auto r = testing::run_cli("solve '" + hardest + "' --metric multi --json", dir.path);
+  REQUIRE(r.rc == 0);
+  auto j = json::parse(r.out);
+  CHECK(j["metric"] == "multi");
+  CHECK(j["algorithm"] == "table");
+  CHECK(j["length"] == 20);
+  const std::string moves = j["moves"];
+  CHECK(std::count(moves.begin(), moves.end(), ' ') == 19);
+  CHECK(moves.find('2') != std::string::npos);
+  for (const char* a : {"idastar", "astar", "bibfs"}) {
+    r = testing::run_cli("solve '" + hardest + "' --metric multi --json -a " + a, dir.path);
+    REQUIRE(r.rc == 0);
+    j = json::parse(r.out);
+    CHECK(j["length"] == 20);
+    CHECK(j["heuristic"] == (std::string(a) == "bibfs" ? json(nullptr) : json("multi-manhattan")));
+  }
+  r = testing::run_cli("solve '" + hardest + "' --json", dir.path);  // the single-tile table, beside
+  REQUIRE(r.rc == 0);
+  CHECK(json::parse(r.out)["length"] == 31);
+  CHECK(json::parse(r.out)["metric"] == "single");
+
+  // solve --batch: 40 random states, the lengths of a naive multi-tile BFS.
+  std::mt19937_64 rng(5);
+  std::string batch;
+  std::vector<int> want;
+  for (const auto& [packed, d] : naive) {
+    if (rng() % 4000 != 0 || want.size() == 40) continue;
+    batch += State::unpack(b, packed).to_string() + "\n";
+    want.push_back(d);
+  }
+  REQUIRE(want.size() >= 20);
+  testing::write_file(dir.path / "batch.txt", batch);
+  r = testing::run_cli("solve --batch batch.txt --metric multi -a idastar --json", dir.path);
+  REQUIRE(r.rc == 0);
+  const auto lines = output_lines(r.out);
+  REQUIRE(lines.size() == want.size());
+  for (std::size_t i = 0; i < lines.size(); ++i) CHECK(json::parse(lines[i])["length"] == want[i]);
+
+  // check reads both metrics' answers: every verdict in the multi-tile metric, and the same
+  // 20-move answer counted as 31 single-tile moves.
+  const std::string check_file = hardest + "\t\t" + moves + "\n" +           // ok
+                                 hardest + "\t\t20\n" +                       // ok
+                                 hardest + "\t\t21\n" +                       // wrong-length
+                                 hardest + "\t\tULDRRUULLDRULDDRRULLDRRUULLDDRR\n" +  // longer (31 one-cell moves)
+                                 hardest + "\t\tR3\n" +                       // illegal-move
+                                 hardest + "\t\tU2\n" +                       // wrong-end
+                                 "1 2 3 4 5 6 8 7 0\t\tL2\n" +                // unreachable-missed
+                                 hardest + "\t\tunreachable\n";               // falsely-unreachable
+  testing::write_file(dir.path / "answers.txt", check_file);
+  r = testing::run_cli("check answers.txt --metric multi --json", dir.path);
+  REQUIRE(r.rc == 1);
+  j = json::parse(r.out);
+  CHECK(j["passed"] == 2);
+  const std::vector<std::string> verdicts = {"ok", "ok", "wrong-length", "longer", "illegal-move", "wrong-end",
+                                             "unreachable-missed", "falsely-unreachable"};
+  REQUIRE(j["verdicts"].size() == verdicts.size());
+  for (std::size_t i = 0; i < verdicts.size(); ++i) {
+    INFO("line " << i + 1);
+    CHECK(j["verdicts"][i]["verdict"] == verdicts[i]);
+  }
+  CHECK(j["verdicts"][0]["answered"] == 20);
+  CHECK(j["verdicts"][3]["answered"] == 31);
+  CHECK(j["verdicts"][3]["optimal"] == 20);
+  CHECK_THAT(j["verdicts"][4]["message"].get<std::string>(), Catch::Contains("'R3' moves the blank off the board"));
+  testing::write_file(dir.path / "one.txt", hardest + "\t\t" + moves + "\n");
+  r = testing::run_cli("check one.txt --json", dir.path);
+  REQUIRE(r.rc == 0);
+  CHECK(json::parse(r.out)["verdicts"][0]["answered"] == 31);
+
+  // random --depth: states that many multi-tile moves from the goal.
+  r = testing::run_cli("random --metric multi --depth 19 --count 5 --seed 3", dir.path);
+  REQUIRE(r.rc == 0);
+  const auto drawn = output_lines(r.out);
+  REQUIRE(drawn.size() == 5);
+  for (const std::string& line : drawn) CHECK(naive.at(parse_state(line).packed()) == 19);
+
+  // compare and verify count multi-tile moves.
+  r = testing::run_cli("compare '" + hardest + "' --metric multi --algorithms idastar,astar,bfs --json", dir.path);
+  REQUIRE(r.rc == 0);
+  j = json::parse(r.out);
+  REQUIRE(j.size() == 3);
+  for (const auto& row : j) {
+    CHECK(row["length"] == 20);
+    CHECK(row["optimal_length"] == 20);
+  }
+  r = testing::run_cli("verify --metric multi --sample 200 --json", dir.path);
+  REQUIRE(r.rc == 0);
+  j = json::parse(r.out);
+  std::set<std::string> solvers;
+  for (const auto& row : j) {
+    INFO(row.dump());
+    CHECK(row["ok"] == true);
+    CHECK(row["optimal"] == 200);
+    solvers.insert(row["solver"]);
+  }
+  CHECK(solvers.count("idastar:multi-manhattan"));
+  CHECK(solvers.count("astar:exact"));
+  CHECK(!solvers.count("astar:manhattan"));
+
+  // Refused with exit 2, each naming the option at fault.
+  const std::pair<std::string, std::string> refused[] = {
+      {"solve '" + hardest + "' --metric multi -a aidastar", "--algorithm"},
+      {"solve '" + hardest + "' --metric multi --heuristic manhattan", "--heuristic"},
+      {"solve '" + hardest + "' --metric multi -a idastar --automaton on", "--automaton"},
+      {"solve '" + hardest + "' --metric multi --trace t.json", "--trace"},
+      {"solve '" + hardest + "' --metric triple", "--metric"},
+      {"check answers.txt --metric multi --board 4x4", "--metric"},
+      {"random --metric multi", "--metric"},
+      {"random --metric multi --depth 10 --board 4x4", "--metric"},
+      {"verify --metric multi --algorithms idastar:manhattan", "--algorithms"},
+  };
+  for (const auto& [args, option] : refused) {
+    r = testing::run_cli(args, dir.path);
+    INFO(args << ": " << r.err);
+    CHECK(r.rc == 2);
+    CHECK_THAT(r.err, Catch::Contains(option));
+  }
+  CHECK(!std::filesystem::exists(dir.path / "t.json"));
 }

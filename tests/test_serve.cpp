@@ -860,3 +860,58 @@ TEST_CASE("serve: connections beyond --max-connections are closed, and the serve
   REQUIRE(testing::run_cli("serve --max-connections 0 --db " + dir.path.string(), dir.path).rc == 2);
   REQUIRE(srv.stop() == 0);
 }
+
+TEST_CASE("serve: metric=multi on query, POST /api/query, stats and solve; refused where it cannot be", "[serve][multi]") {
+  testing::TempDir dir;
+  Server srv(dir.path);
+  httplib::Client cli("127.0.0.1", srv.port());
+  cli.set_url_encode(false);
+  const State goal = canonical_goal(Board(3, 3), 8);
+  const auto naive = testing::naive_bfs(goal, Metric::multi);
+  std::mt19937_64 rng(77);
+  std::string body;
+  std::vector<std::string> want;
+  for (int i = 0; i < 40; ++i) {
+    const State s = testing::random_state(goal.board, rng);
+    const auto it = naive.find(s.packed());
+    const Reply r = get(cli, "/api/query?metric=multi&start=" + words(s));
+    REQUIRE(r.status == 200);
+    CHECK(r.body["metric"] == "multi");
+    CHECK(r.body["length"] == (it == naive.end() ? json(nullptr) : json(it->second)));
+    body += s.to_string() + "\n";
+    want.push_back(it == naive.end() ? "unreachable" : std::to_string(it->second));
+  }
+  const auto posted = cli.Post("/api/query?metric=multi", body, "text/plain");
+  REQUIRE(posted);
+  REQUIRE(posted->status == 200);
+  std::string expected;
+  for (const auto& w : want) expected += w + "\n";
+  CHECK(posted->body == expected);
+  Reply r = get(cli, "/api/stats?metric=multi");
+  REQUIRE(r.status == 200);
+  CHECK(r.body["radius"] == 24);
+  CHECK(r.body["metric"] == "multi");
+  r = get(cli, "/api/stats");
+  REQUIRE(r.status == 200);
+  CHECK(r.body["radius"] == 31);  // the single-tile answer is not the cached multi-tile one
+  r = get(cli, "/api/solve?metric=multi&start=8+6+7+2+5+4+3+0+1");
+  REQUIRE(r.status == 200);
+  CHECK(r.body["metric"] == "multi");
+  CHECK(r.body["length"] == 20);
+  CHECK(r.body["heuristic"] == "multi-manhattan");  // the service's default, manhattan, counts single-tile moves
+  r = get(cli, "/api/info");
+  REQUIRE(r.status == 200);
+  for (const auto& h : r.body["heuristics"])
+    CHECK(h["multi_tile"] == (h["name"] == "multi-manhattan" || h["name"] == "walking-distance" || h["name"] == "exact"));
+  // Bad metrics: 400 naming the parameter.
+  for (const std::string url : {"/api/query?metric=triple&start=1+2+3+4+5+6+7+0+8", "/api/stats?metric=multi&board=4x4",
+                                "/api/solve?metric=multi&algorithm=aidastar&start=8+6+7+2+5+4+3+0+1",
+                                "/api/solve?metric=multi&trace=1&start=8+6+7+2+5+4+3+0+1"}) {
+    r = get(cli, url);
+    INFO(url << " " << r.body.dump());
+    CHECK(r.status == 400);
+    CHECK(r.body.value("param", "") == (url.find("aidastar") != std::string::npos ? "algorithm"
+                                        : url.find("trace") != std::string::npos  ? "trace"
+                                                                                   : "metric"));
+  }
+}

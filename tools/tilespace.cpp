@@ -55,11 +55,10 @@ int main(int argc, char** argv) {
   std::optional<std::string> start;
   std::string batch;
 
-  // --metric: build, query and stats (the exact tables, one file per metric).
+  // --metric: build, query, stats, check and random (the exact tables, one file per metric); solve,
+  // compare and verify take it with the solve options (search/registry.hpp), whose help it shares.
   auto add_metric = [&](CLI::App* sub) {
-    sub->add_option("--metric", c.metric,
-                    "How moves are counted: single (one tile a move) or multi (one or more tiles of the blank's row or "
-                    "column a move); each metric has its own tables")
+    sub->add_option("--metric", c.metric, search::option_help(search::Option::metric) + "; each metric has its own tables")
         ->capture_default_str()
         ->check(CLI::IsMember({"single", "multi"}));
   };
@@ -188,6 +187,7 @@ int main(int argc, char** argv) {
   LabFlags lf;
   auto* verify = app.add_subcommand("verify", "Check solvers against the exhaustive table on every (or a sample of) state");
   add_common(verify, c);
+  add_metric(verify);
   verify->add_option("--algorithms", lf.algorithms,
                      "Solvers, e.g. bfs,astar:manhattan,idastar:linear-conflict (default: every optimal combination)");
   auto lab_text = [](CLI::App* sub, const char* name, std::optional<std::string>& to, const std::string& help) {
@@ -202,6 +202,7 @@ int main(int argc, char** argv) {
   compare->add_option_function<std::string>("start", [&](const std::string& v) { start = v; },
                                             "Start state, a file with the start (and goal), or - / nothing for stdin");
   add_common(compare, c, true, true, true);
+  add_metric(compare);
   compare->add_option("--suite", lf.suite, "File of 'START GOAL' lines (e.g. tools/suites/8puzzle-assignment.txt)");
   compare->add_option("--algorithms", lf.algorithms, "Solvers, e.g. bfs,astar:manhattan,idastar:linear-conflict");
   lab_text(compare, "--max-seconds", lf.max_seconds, "Per-run time limit in seconds (above 0; default 10)");
@@ -226,6 +227,7 @@ int main(int argc, char** argv) {
                "a claimed optimal length, or unreachable)");
   check->add_option("file", check_file, "The answers ('-' for standard input)")->required();
   add_common(check, c, true, true, false);
+  add_metric(check);
   check->add_option("--junit", cf.junit, "Also write JUnit XML: one <testcase> per line, in order");
   lab_text(check, "--max-seconds", cf.max_seconds,
            "4x4 and 5x5: time to prove each optimum by pattern-database search (above 0; default 60; exit 4 when a "
@@ -235,6 +237,7 @@ int main(int argc, char** argv) {
   RandomFlags rf;
   auto* random = app.add_subcommand("random", "Print random start states, uniform over those reachable from the goal");
   add_common(random, c, true, true, false);
+  add_metric(random);
   lab_text(random, "--count", rf.count, "How many states, 1 to 1000000000 (default 1)");
   lab_text(random, "--depth", rf.depth, "Only states exactly this many moves from the goal: uniform among them from the distance table; on 4x4 "
            "(at most 45) and 5x5 (at most 55) random walks proven that far by search. Drawn with replacement");

@@ -1,7 +1,7 @@
 // Verdicts on another solver's answers: the engine of `tilespace check`.
 //
 // A checked line is START, GOAL and an ANSWER: a move string (U/D/L/R naming where the blank goes,
-// as `tilespace solve` prints it), a claimed optimal length, or `unreachable`. check_answer decides
+// with a count for a multi-tile move, R3, as `tilespace solve` prints it), a claimed optimal length, or `unreachable`. check_answer decides
 // one line against the exact solvability criterion (rank.hpp) and an *oracle* that knows the
 // optimum of a reachable pair (a distance table, a pattern-database search); CheckSummary counts
 // the verdicts and junit_xml writes them for CI. The CLI reads the file and parses the states;
@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -33,20 +34,25 @@ namespace tilespace {
 struct Answer {
   enum class Kind : std::uint8_t { moves, length, unreachable };
   Kind kind = Kind::moves;
-  std::string moves;  // Kind::moves: upper-case U/D/L/R; empty = zero moves
-  int length = 0;     // Kind::length
+  std::string moves;                // Kind::moves: upper-case U/D/L/R, one a move; empty = zero moves
+  std::vector<std::uint8_t> cells;  // Kind::moves: the cells each move takes the blank (1..kMaxMoveCells)
+  int length = 0;                   // Kind::length
 };
 
 // The largest claimed length parse_answer accepts: far above any optimal length up to 5x5 (80 on
 // 4x4), low enough that no sum of lengths overflows.
 inline constexpr int kMaxAnswerLength = 100000;
+// The largest count a move may carry ("R3"); a count past the board's edge is an illegal move.
+inline constexpr int kMaxMoveCells = 99;
 
 // "unreachable" (any case: UNREACHABLE, Unreachable) -> unreachable; digits only
-// (0..kMaxAnswerLength) -> length; otherwise every character must be one of U D L R (lower case
-// accepted, stored upper case), with spaces or commas between moves allowed ("U L D L", "U,L"); the
-// empty field is zero moves. Anything else throws InputError(About::general, "answer: ...") in one
-// line naming the first bad character and its 1-based position, or the length out of range, e.g.
-// "answer: 'X' (character 4) is not a move: expected moves (U, D, L, R), a length or 'unreachable'".
+// (0..kMaxAnswerLength) -> length; otherwise moves: each a letter U D L R (lower case accepted,
+// stored upper case) naming where the blank goes, optionally followed by how many cells it goes
+// (1..kMaxMoveCells; "R3" is one multi-tile move, three single-tile ones), with spaces or commas
+// between moves allowed ("U L D L", "U,L", "R3 U D2", "R3UD2"); the empty field is zero moves.
+// Anything else throws InputError(About::general, "answer: ...") in one line naming the first bad
+// character and its 1-based position, or the number out of range, e.g. "answer: 'X' (character
+// 4) is not a move: expected moves (U, D, L, R, or with a count: R3), a length or 'unreachable'".
 // No trimming: the caller splits the line and strips its end of line.
 Answer parse_answer(std::string_view field);
 
@@ -93,25 +99,35 @@ struct LineVerdict {
   int optimal = -1;   // the optimum when it was needed and known
   int step = 0;       // illegal_move: the 1-based step that leaves the board
   char move = 0;      // illegal_move: its letter
+  int move_cells = 1; // illegal_move: the cells it would take the blank
   State end;          // wrong_end: where the moves end (check_answer leaves the start otherwise)
 };
 
 // Where moves lead from `start`: `end` after every move, or, when move `step` (1-based) is not a
-// legal U/D/L/R from where the blank stands (off the board, or not a move letter at all), the state
-// before it with `step` and `move` set. step == 0: every move was legal.
+// legal move from where the blank stands (off the board, or not a move letter at all), the state
+// before it with `step`, `move` and `cells` set. step == 0: every move was legal. Move i takes the
+// blank cells[i] cells (every move one cell when `cells` is empty; else one count a move).
 struct Replay {
   State end;
   int step = 0;
   char move = 0;
+  int cells = 1;
 };
-Replay replay_moves(const State& start, std::string_view moves) noexcept;
+Replay replay_moves(const State& start, std::string_view moves, std::span<const std::uint8_t> cells = {}) noexcept;
 
 namespace detail {
-// The answer's length in moves: the move count (saturated at INT_MAX), the claimed length, or -1.
-inline int answered_length(const Answer& a) noexcept {
+// The answer's length in moves of `metric`: the moves (single: the cells they take the blank; multi:
+// the moves themselves; saturated at INT_MAX), the claimed length, or -1.
+inline int answered_length(const Answer& a, Metric metric) noexcept {
   switch (a.kind) {
-    case Answer::Kind::moves:
-      return a.moves.size() > static_cast<std::size_t>(INT_MAX) ? INT_MAX : static_cast<int>(a.moves.size());
+    case Answer::Kind::moves: {
+      std::uint64_t n = a.moves.size();
+      if (metric == Metric::single && !a.cells.empty()) {
+        n = 0;
+        for (const std::uint8_t k : a.cells) n += k;
+      }
+      return n > static_cast<std::uint64_t>(INT_MAX) ? INT_MAX : static_cast<int>(n);
+    }
     case Answer::Kind::length: return a.length;
     default: return -1;
   }
@@ -120,7 +136,8 @@ inline int answered_length(const Answer& a) noexcept {
 [[noreturn]] void shorter_than_optimum(int answered, int optimal);
 }  // namespace detail
 
-// The verdict on one line (start and goal on the same board). `optimum(start, goal)` returns an
+// The verdict on one line (start and goal on the same board), lengths counted in `metric` (the
+// oracle's optimum must be of the same metric). `optimum(start, goal)` returns an
 // Optimum; it is called at most once, and only for a reachable pair: the verdict depends on it for
 // a legal path that ends at the goal and a claimed length; for a false 'unreachable', an illegal
 // move and a wrong end it is reported (`optimal`) beside the verdict. Never for an unreachable
@@ -131,10 +148,11 @@ inline int answered_length(const Answer& a) noexcept {
 // (ok, wrong_length, undecided). Throws std::logic_error if a legal path to the goal is shorter
 // than the oracle's known optimum (the oracle is wrong). No allocation beyond the State copies.
 template <class Oracle>
-LineVerdict check_answer(const State& start, const State& goal, const Answer& a, Oracle&& optimum) {
+LineVerdict check_answer(const State& start, const State& goal, const Answer& a, Oracle&& optimum,
+                         Metric metric = Metric::single) {
   // `end` copied from the start: cheaper than a default State, which builds a Board.
   assert(start.board == goal.board);
-  LineVerdict v{.kind = a.kind, .answered = detail::answered_length(a), .end = start};
+  LineVerdict v{.kind = a.kind, .answered = detail::answered_length(a, metric), .end = start};
   const bool reachable = solvable(start, goal);
   if (a.kind == Answer::Kind::unreachable) {
     v.verdict = reachable ? Verdict::falsely_unreachable : Verdict::ok;
@@ -146,12 +164,13 @@ LineVerdict check_answer(const State& start, const State& goal, const Answer& a,
   }
   if (a.kind == Answer::Kind::moves) {
     // Replayed even on an unreachable pair: an illegal move is the more precise fault.
-    Replay r = replay_moves(start, a.moves);
+    Replay r = replay_moves(start, a.moves, a.cells);
     if (r.step || (reachable && !(r.end == goal))) {
       if (r.step) {
         v.verdict = Verdict::illegal_move;
         v.step = r.step;
         v.move = r.move;
+        v.move_cells = r.cells;
       } else {
         v.verdict = Verdict::wrong_end;
         v.end = r.end;

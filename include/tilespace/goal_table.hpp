@@ -31,6 +31,9 @@ class GoalTable {
 
   const DistanceTable& table() const noexcept { return *table_; }
   const Board& board() const noexcept { return table_->board(); }
+  Metric metric() const noexcept { return table_->metric(); }
+  // Throws InputError when the table counts moves in another metric than `m`.
+  void require_metric(Metric m) const;
   int goal_blank() const noexcept { return goal_blank_; }
   // True when the table is the goal blank cell's own (no symmetry).
   bool direct() const noexcept { return direct_; }

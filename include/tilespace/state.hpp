@@ -36,6 +36,10 @@ struct State {
 
   // The state after the blank moves to the neighbouring cell `to`.
   State moved(int to) const noexcept;
+  // The state after the blank travels to `to`, a cell of its row or column (a multi-tile move:
+  // every tile between slides one cell toward the blank's old cell); moved() when `to` is a
+  // neighbour. Precondition: `to` is in the blank's row or column.
+  State slid(int to) const noexcept;
 
   // "1 2 3 4 5 6 7 8 0" style (blank written as 0).
   std::string to_string() const;
@@ -46,6 +50,15 @@ struct State {
     return a.board == b.board && a.tiles == b.tiles;
   }
 };
+
+// Whether `b` is `a` after one move of `metric` (same board).
+bool is_move(const State& a, const State& b, Metric metric) noexcept;
+
+// The moves of a path (each step one move of `metric`) in the notation of answers and `check`:
+// the letter of the direction the blank travels (U, D, L, R), then, for a multi-tile move of more
+// than one cell, the number of cells. single: the letters run together ("RRDLU"); multi: moves
+// are separated by spaces ("R2 D L U3").
+std::string path_moves(const std::vector<State>& path, Metric metric);
 
 // The goal with tiles 1..N-1 in row-major order and the blank on `blank_cell`
 // (blank_cell = N-1 gives "1 2 ... N-1 0"; 0 gives "0 1 2 ... N-1").

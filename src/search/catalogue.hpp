@@ -21,6 +21,7 @@
 #include "tilespace/search/pattern_heuristic.hpp"
 #include "tilespace/search/registry.hpp"
 #include "tilespace/search/solve.hpp"
+#include "tilespace/search/walking_distance.hpp"
 
 namespace tilespace::search::catalogue {
 
@@ -30,7 +31,7 @@ struct List {};
 // The options that apply, by family.
 inline constexpr OptionSet kLimits = bit(Option::max_nodes) | bit(Option::max_seconds) | bit(Option::max_memory);
 inline constexpr OptionSet kTraced = bit(Option::trace) | bit(Option::trace_limit);
-inline constexpr OptionSet kBase = kLimits | kTraced;
+inline constexpr OptionSet kBase = kLimits | kTraced | bit(Option::metric);
 inline constexpr OptionSet kInformed = kBase | bit(Option::heuristic) | bit(Option::pattern);
 inline constexpr OptionSet kPruned = kInformed | bit(Option::automaton);
 
@@ -47,6 +48,7 @@ struct Table {
   static Result run(const D& d, const State& start, const SolveOptions& o) {
     if constexpr (D::kPacked) {
       if (!o.table) throw InputError("the table algorithm needs the distance table of the goal");
+      o.table->require_metric(d.metric);
       return table_descent(d, *o.table, start, o.limits, o.trace);
     } else {
       throw InputError("the table algorithm needs a distance table: boards of at most 16 cells");
@@ -137,10 +139,11 @@ struct Aidastar {
   static constexpr AlgorithmInfo info{
       "aidastar", true, true, kPruned & ~kTraced, true,
       "A*+IDA*: A* within --max-memory, then IDA* below its frontier on --threads (Bu & Korf 2019)",
-      /*needs_table=*/false, /*memory_is_store=*/true};
+      /*needs_table=*/false, /*memory_is_store=*/true, /*single_tile_only=*/true};
   template <class D, class H>
   static Result run(const D& d, const H& h, const State& start, const SolveOptions& o) {
     if (o.trace) throw option_error("trace", "is not recorded by aidastar");
+    if (d.multi()) throw option_error("metric", "multi: aidastar counts single-tile moves");
     Limits limits = o.limits;
     const HybridOptions hybrid_options{limits.max_bytes, o.threads};
     limits.max_bytes = 0;  // aidastar's memory is A*'s store, not a limit
@@ -183,8 +186,26 @@ TILESPACE_PLAIN_HEURISTIC(IndexDistanceEntry, IndexDistance, "index-distance", f
                           "sum of |index in state - index in goal|, ignoring geometry");
 #undef TILESPACE_PLAIN_HEURISTIC
 
+struct MultiManhattanEntry : Plain<MultiManhattan, MultiManhattanEntry> {
+  static constexpr HeuristicInfo info{
+      "multi-manhattan", true, false, false,
+      "a lower bound of multi-tile moves (--metric multi): the column distances' sum over W-1 plus the row "
+      "distances' sum over H-1, each rounded up",
+      /*zero_aware=*/false, /*catalogue=*/false, /*multi_tile=*/true};
+};
+
+struct WalkingDistanceEntry : Plain<WalkingDistance, WalkingDistanceEntry> {
+  static constexpr HeuristicInfo info{
+      "walking-distance", true, false, false,
+      "Takahashi's walking distance in the metric's moves: rows and columns abstracted to the counts of each goal "
+      "line's tiles, each abstraction's exact distance summed (boards of at most 6 lines of 2 cells, 5 of 5)",
+      /*zero_aware=*/false, /*catalogue=*/false, /*multi_tile=*/true};
+};
+
 struct ExactEntry {
-  static constexpr HeuristicInfo info{"exact", true, true, false, "the exact distance from the distance table"};
+  static constexpr HeuristicInfo info{"exact", true, true, false,
+                                      "the exact distance from the distance table (of the metric: --metric)",
+                                      /*zero_aware=*/false, /*catalogue=*/false, /*multi_tile=*/true};
   template <class D>
   static auto make(const D& d, const HeuristicSources& sources) {
     if constexpr (D::kPacked) {
@@ -236,7 +257,7 @@ struct CatalogueEntry {
 };
 
 using Heuristics = List<MisplacedEntry, ManhattanEntry, LinearConflictEntry, InversionsEntry, InversionsWeightedEntry,
-                        MisplacedInversionsEntry, MisplacedSharedPairsEntry, IndexDistanceEntry, ExactEntry, PdbEntry,
+                        MisplacedInversionsEntry, MisplacedSharedPairsEntry, IndexDistanceEntry, MultiManhattanEntry, WalkingDistanceEntry, ExactEntry, PdbEntry,
                         ZpdbEntry, CatalogueEntry>;
 
 // ---- derived ----

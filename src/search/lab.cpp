@@ -24,7 +24,7 @@ bool Combo::claims_optimal() const {
   return h && h->admissible;
 }
 
-std::vector<Combo> parse_combos(std::string_view list, const Board& board) {
+std::vector<Combo> parse_combos(std::string_view list, const Board& board, Metric metric) {
   std::vector<Combo> out;
   std::size_t pos = 0;
   while (pos <= list.size()) {
@@ -55,6 +55,7 @@ std::vector<Combo> parse_combos(std::string_view list, const Board& board) {
     const auto colon = item.find(':');
     q.algorithm = trimmed(std::string_view(item).substr(0, colon));
     if (colon != std::string::npos) q.heuristic = trimmed(std::string_view(item).substr(colon + 1));
+    if (metric != Metric::single) q.metric = std::string(metric_name(metric));
     PlanContext ctx;
     ctx.board = board;
     SolvePlan plan;
@@ -69,19 +70,20 @@ std::vector<Combo> parse_combos(std::string_view list, const Board& board) {
   return out;
 }
 
-std::vector<Combo> admissible_combos(const Board& board) {
+std::vector<Combo> admissible_combos(const Board& board, Metric metric) {
+  const bool multi = metric == Metric::multi;
   std::string list;
   for (const auto& a : algorithm_catalog()) {
-    if (!a.optimal || (!a.any_board && !is_packed(board))) continue;
+    if (!a.optimal || (!a.any_board && !is_packed(board)) || (multi && a.single_tile_only)) continue;
     if (!a.uses_heuristic) {
       list += std::string(a.name) + ",";
       continue;
     }
     for (const auto& h : heuristic_catalog())
-      if (h.admissible && !h.pattern_database && !(h.needs_table && !is_packed(board)))
+      if (h.admissible && !h.pattern_database && !(h.needs_table && !is_packed(board)) && (!multi || h.multi_tile))
         list += std::string(a.name) + ":" + std::string(h.name) + ",";
   }
-  return parse_combos(list, board);
+  return parse_combos(list, board, metric);
 }
 
 namespace {
@@ -94,15 +96,16 @@ namespace {
 // parity first, then the search; `keep` holds what the search refers to.
 template <class Search>
 std::function<Result(const State&)> reusing(std::shared_ptr<Search> search, std::shared_ptr<void> keep,
-                                            const State& goal, const Limits& limits) {
-  return [search, keep, goal, limits](const State& s) {
+                                            const State& goal, const Limits& limits, Metric metric) {
+  return [search, keep, goal, limits, metric](const State& s) {
     Result r;
     if (!solvable(s, goal)) {
       r.unreachable = true;
       return r;
     }
     r = search->run(s, limits);
-    fill_moves(r);
+    r.metric = metric;
+    fill_moves(r, metric);
     return r;
   };
 }
@@ -115,14 +118,14 @@ Solver::Solver(const Combo& combo, const State& goal, const SolveOptions& base) 
   o.heuristic = combo.heuristic.empty() ? "manhattan" : combo.heuristic;
   run_ = [o, goal](const State& s) { return solve(s, goal, o); };  // unless a search keeps its storage
   if (!is_packed(goal.board)) return;
-  auto domain = std::make_shared<Domain>(goal);
+  auto domain = std::make_shared<Domain>(goal, o.metric);
   // Breadth-first and the best-first searches (catalogue.hpp: the entries with weights) keep their
   // storage between runs.
   catalogue::with_entry(
       catalogue::Algorithms{}, o.algorithm,
       [&]<class A>() {
         if constexpr (std::is_same_v<A, catalogue::Bfs>) {
-          run_ = reusing(std::make_shared<BreadthFirst<Domain>>(*domain), domain, goal, o.limits);
+          run_ = reusing(std::make_shared<BreadthFirst<Domain>>(*domain), domain, goal, o.limits, o.metric);
         } else if constexpr (requires { A::weights(o); }) {
           // Plain locals, not structured bindings: clang before 16 cannot capture those (C++20).
           const auto weights = A::weights(o);
@@ -130,7 +133,7 @@ Solver::Solver(const Combo& combo, const State& goal, const SolveOptions& base) 
           with_heuristic(*domain, o.heuristic, HeuristicSources{o.table, o.pdb}, [&](auto h) {
             using H = typename decltype(h)::element_type;
             auto keep = std::make_shared<std::pair<std::shared_ptr<Domain>, decltype(h)>>(domain, h);
-            run_ = reusing(std::make_shared<BestFirst<Domain, H>>(*domain, *h, wg, wh), keep, goal, o.limits);
+            run_ = reusing(std::make_shared<BestFirst<Domain, H>>(*domain, *h, wg, wh), keep, goal, o.limits, o.metric);
             return 0;
           });
         }
@@ -172,12 +175,7 @@ VerifyReport verify(const GoalTable& table, const State& goal, const Combo& comb
           continue;
         }
         bool legal = r.solved && !r.path.empty() && r.path.front() == s && r.path.back() == goal;
-        for (std::size_t k = 1; legal && k < r.path.size(); ++k) {
-          const auto& nb = goal.board.neighbours(r.path[k - 1].blank);
-          bool step = false;
-          for (int j = 0; j < nb.count; ++j) step = step || r.path[k - 1].moved(nb.cell[j]) == r.path[k];
-          legal = step;
-        }
+        for (std::size_t k = 1; legal && k < r.path.size(); ++k) legal = is_move(r.path[k - 1], r.path[k], o.metric);
         if (!legal || r.length() < opt) {
           ++p.failed;
         } else if (r.length() == opt) {

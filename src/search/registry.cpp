@@ -171,9 +171,33 @@ const std::vector<NamedOption>& named_options() {
   return options;
 }
 
+namespace {
+
+// "table, bfs, ..." of the algorithms (heuristics) that count multi-tile moves.
+std::string multi_tile_algorithms() {
+  std::string s;
+  for (const auto& a : algorithm_catalog())
+    if (!a.single_tile_only) s += (s.empty() ? "" : ", ") + std::string(a.name);
+  return s;
+}
+std::string multi_tile_heuristics() {
+  std::string s;
+  for (const auto& h : heuristic_catalog())
+    if (h.multi_tile) s += (s.empty() ? "" : ", ") + std::string(h.name);
+  return s;
+}
+
+}  // namespace
+
 SolvePlan plan_solve(const SolveRequest& q, const PlanContext& ctx) {
   SolvePlan p;
   const bool packed = is_packed(ctx.board);
+  if (q.metric) {
+    const std::optional<Metric> m = parse_metric(*q.metric);
+    if (!m) throw option_error("metric", "'" + *q.metric + "' is not a metric (single, multi)");
+    p.metric = *m;
+  }
+  const bool multi = p.metric == Metric::multi;
   const bool pdb_asked = (q.heuristic && find_heuristic(*q.heuristic) && find_heuristic(*q.heuristic)->pattern_database) ||
                          q.pattern.has_value();
 
@@ -183,7 +207,9 @@ SolvePlan plan_solve(const SolveRequest& q, const PlanContext& ctx) {
   } else if (!ctx.default_algorithm.empty()) {
     p.algorithm = ctx.default_algorithm;
   } else {
-    p.algorithm = packed && ctx.table_available && !q.heuristic && !pdb_asked ? "table" : default_search(ctx.board);
+    p.algorithm = packed && ctx.table_available && !q.heuristic && !pdb_asked ? "table"
+                  : multi                                                       ? "idastar"
+                                                                                : default_search(ctx.board);
   }
   const AlgorithmInfo* alg = find_algorithm(p.algorithm);
   if (!alg) throw option_error("algorithm", "unknown algorithm '" + p.algorithm + "' (" + algorithm_names() + ")");
@@ -194,6 +220,10 @@ SolvePlan plan_solve(const SolveRequest& q, const PlanContext& ctx) {
     if (q.algorithm) throw option_error("algorithm", why);
     throw InputError(InputError::About::board, why);  // the front end's default algorithm: the board is at fault
   }
+
+  if (multi && alg->single_tile_only)
+    throw option_error(q.algorithm ? "algorithm" : "metric",
+                       p.algorithm + " counts single-tile moves; in the multi-tile metric use " + multi_tile_algorithms());
 
   // Every option given must apply to the algorithm.
   for (int i = 0; i < kOptions; ++i) {
@@ -206,15 +236,21 @@ SolvePlan plan_solve(const SolveRequest& q, const PlanContext& ctx) {
 
   // The heuristic.
   if (alg->uses_heuristic) {
+    const bool front_default_fits = !ctx.default_heuristic.empty() &&
+                                    (!multi || (find_heuristic(ctx.default_heuristic) && find_heuristic(ctx.default_heuristic)->multi_tile));
     p.heuristic = q.heuristic.value_or(q.pattern ? "pdb"
-                                       : !ctx.default_heuristic.empty() ? ctx.default_heuristic
+                                       : front_default_fits ? ctx.default_heuristic
+                                       : multi ? (ctx.board.cells() >= 16 ? "walking-distance" : "multi-manhattan")
                                        : stock_pdb(ctx.board) ? "pdb" : "manhattan");
     const HeuristicInfo* h = find_heuristic(p.heuristic);
     if (!h) throw option_error("heuristic", "unknown heuristic '" + p.heuristic + "' (" + heuristic_names() + ")");
+    if (multi && !h->multi_tile)
+      throw option_error(q.heuristic ? "heuristic" : "pattern",
+                         p.heuristic + " counts single-tile moves; in the multi-tile metric use " + multi_tile_heuristics());
     p.pattern_database = h->pattern_database;
     p.zero_aware = h->zero_aware;
     p.catalogue = h->catalogue;
-    p.heuristic_chosen = !q.heuristic && !q.pattern && ctx.default_heuristic.empty();
+    p.heuristic_chosen = !q.heuristic && !q.pattern && ctx.default_heuristic.empty() && !multi;
     p.needs_table = h->needs_table;
     p.optimal = alg->optimal && h->admissible;
     if (q.pattern && !p.pattern_database)
@@ -234,7 +270,9 @@ SolvePlan plan_solve(const SolveRequest& q, const PlanContext& ctx) {
     p.needs_table = alg->needs_table;
   }
 
-  // Traces are recorded on packed boards, by the searches that record one.
+  // Traces are recorded on packed boards, by the searches that record one, in the single-tile
+  // metric (the viewer animates one tile a step).
+  if (q.trace && multi) throw option_error("trace", "records single-tile searches; it does not apply with --metric multi");
   if ((q.trace || q.trace_limit) && !packed)
     throw option_error(q.trace ? "trace" : "trace-limit",
                        "records searches on boards of at most " + std::to_string(kMaxCells) + " cells, not " + ctx.board.name());
@@ -242,7 +280,9 @@ SolvePlan plan_solve(const SolveRequest& q, const PlanContext& ctx) {
   if (alg->applies & bit(Option::automaton)) {
     if (q.automaton && *q.automaton != "on" && *q.automaton != "off")
       throw option_error("automaton", "must be on or off, not '" + *q.automaton + "'");
-    p.automaton = q.automaton.value_or("on") == "on";
+    if (multi && q.automaton && *q.automaton == "on")
+      throw option_error("automaton", "prunes single-tile move strings; it does not apply with --metric multi");
+    p.automaton = !multi && q.automaton.value_or("on") == "on";
   }
 
   // Numbers.

@@ -18,13 +18,7 @@ const char* stop_name(Stop s) noexcept {
   }
 }
 
-void fill_moves(Result& r) {
-  r.moves.clear();
-  for (std::size_t i = 1; i < r.path.size(); ++i) {
-    const int d = r.path[i].blank - r.path[i - 1].blank, w = r.path[i].board.width();
-    r.moves += d == -w ? 'U' : d == w ? 'D' : d == -1 ? 'L' : 'R';
-  }
-}
+void fill_moves(Result& r, Metric metric) { r.moves = path_moves(r.path, metric); }
 
 SolveOptions solve_options(const SolvePlan& plan) {
   SolveOptions o;
@@ -33,6 +27,7 @@ SolveOptions solve_options(const SolvePlan& plan) {
   o.weight = plan.weight;
   o.depth_limit = plan.depth_limit;
   o.limits = plan.limits;
+  o.metric = plan.metric;
   return o;
 }
 
@@ -45,12 +40,14 @@ Result solve(const State& start, const State& goal, const SolveOptions& o) {
   if (!(o.weight >= 1.0 && o.weight <= 100.0)) throw InputError("weight must be between 1 and 100");
 
   Result r;
+  r.metric = o.metric;
   if (!solvable(start, goal)) {
     r.unreachable = true;
     return r;
   }
-  r = with_domain(goal, [&](const auto& d) { return detail::run(d, start, o); });
-  fill_moves(r);
+  r = with_domain(goal, [&](const auto& d) { return detail::run(d, start, o); }, o.metric);
+  r.metric = o.metric;
+  fill_moves(r, o.metric);
   return r;
 }
 

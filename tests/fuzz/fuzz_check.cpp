@@ -31,11 +31,11 @@ using namespace tilespace;
 
 namespace {
 
-const DistanceTable* table_for(const Board& b, int blank) {
-  static std::map<std::tuple<int, int, int>, std::unique_ptr<DistanceTable>> tables;
+const DistanceTable* table_for(const Board& b, int blank, Metric metric) {
+  static std::map<std::tuple<int, int, int, int>, std::unique_ptr<DistanceTable>> tables;
   if (b.cells() > 10) return nullptr;
-  auto& t = tables[{b.width(), b.height(), blank}];
-  if (!t) t = std::make_unique<DistanceTable>(DistanceTable::build(b, blank, BfsOptions{.threads = 1, .on_layer = {}}));
+  auto& t = tables[{b.width(), b.height(), blank, static_cast<int>(metric)}];
+  if (!t) t = std::make_unique<DistanceTable>(DistanceTable::build(b, blank, BfsOptions{.threads = 1, .on_layer = {}, .metric = metric}));
   return t.get();
 }
 
@@ -145,6 +145,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     default_goal = canonical_goal(b, data[1] % b.cells());
   }
   const bool knows = !(data[1] & 0x40u);
+  const Metric metric = (data[1] & 0x20u) ? Metric::multi : Metric::single;
   const std::string_view text(reinterpret_cast<const char*>(data + 2), size - 2);
 
   CheckSummary summary;
@@ -171,10 +172,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
       // The answer as parsed.
       if (answer.kind == Answer::Kind::moves) {
-        // One move a letter; spaces and commas between them are dropped.
-        const auto letters = std::count_if(answer_text.begin(), answer_text.end(), [](char c) { return c != ' ' && c != ','; });
+        // One move a letter, with its count of cells (1 without digits); spaces and commas between
+        // moves are dropped.
+        const auto letters = std::count_if(answer_text.begin(), answer_text.end(),
+                                           [](char c) { return c != ' ' && c != ',' && !(c >= '0' && c <= '9'); });
         fuzz::check(answer.moves.size() == static_cast<std::size_t>(letters), "parse_answer: moves of another length");
+        fuzz::check(answer.cells.size() == answer.moves.size(), "parse_answer: not one count a move");
         for (const char m : answer.moves) fuzz::check(m == 'U' || m == 'D' || m == 'L' || m == 'R', "parse_answer: not a move");
+        for (const std::uint8_t k : answer.cells) fuzz::check(k >= 1 && k <= kMaxMoveCells, "parse_answer: a count out of range");
+        const bool digits = std::any_of(answer_text.begin(), answer_text.end(), [](char c) { return c >= '0' && c <= '9'; });
+        if (!digits)
+          fuzz::check(std::all_of(answer.cells.begin(), answer.cells.end(), [](std::uint8_t k) { return k == 1; }),
+                      "parse_answer: a count without digits");
       } else if (answer.kind == Answer::Kind::length) {
         fuzz::check(answer.length >= 0 && answer.length <= kMaxAnswerLength, "parse_answer: length out of range");
         std::string_view digits = answer_text;  // without leading zeros (but one digit at least)
@@ -191,26 +200,34 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       const LineVerdict v = check_answer(start, goal, answer, [&](const State& s, const State& g) {
         ++calls;
         fuzz::check(s == start && g == goal, "the oracle asked about another pair");
-        const DistanceTable* t = knows && is_packed(s.board) ? table_for(s.board, g.blank) : nullptr;
+        const DistanceTable* t = knows && is_packed(s.board) ? table_for(s.board, g.blank, metric) : nullptr;
         if (!t) return Optimum{};
         const auto d = t->distance(s, g);
         fuzz::check(d.has_value(), "the oracle asked about an unreachable pair");
         optimum = *d;
         return Optimum{true, *d};
-      });
+      }, metric);
       fuzz::check(calls <= 1, "the oracle asked twice");
+      fuzz::check(v.answered == tilespace::detail::answered_length(answer, metric), "answered: not the answer's length");
 
       // The verdict agrees with the facts.
       const bool reachable = solvable(start, goal);
-      const Replay r = answer.kind == Answer::Kind::moves ? replay_moves(start, answer.moves) : Replay{start, 0, 0};
+      const Replay r =
+          answer.kind == Answer::Kind::moves ? replay_moves(start, answer.moves, answer.cells) : Replay{start, 0, 0, 1};
       if (answer.kind == Answer::Kind::moves) {
         fuzz::check(fuzz::valid_state(r.end), "replay_moves: an invalid state");
         if (r.step == 0) {  // the reverse path comes back to the start
           std::string back(answer.moves.rbegin(), answer.moves.rend());
           for (char& m : back) m = inverse(m);
-          const Replay home = replay_moves(r.end, back);
+          const std::vector<std::uint8_t> back_cells(answer.cells.rbegin(), answer.cells.rend());
+          const Replay home = replay_moves(r.end, back, back_cells);
           fuzz::check(home.step == 0 && home.end == start && home.end.blank == start.blank, "replay_moves: no way back");
           fuzz::check(solvable(start, r.end), "replay_moves: an end unreachable from the start");
+          // A move of k cells is k moves of one cell.
+          std::string ones;
+          for (std::size_t i = 0; i < answer.moves.size(); ++i) ones.append(answer.cells[i], answer.moves[i]);
+          const Replay single = replay_moves(start, ones);
+          fuzz::check(single.step == 0 && single.end == r.end, "replay_moves: R3 is not RRR");
         } else {
           fuzz::check(r.step >= 1 && static_cast<std::size_t>(r.step) <= answer.moves.size() &&
                           r.move == answer.moves[r.step - 1],
@@ -226,7 +243,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             if (answer.kind == Answer::Kind::moves) fuzz::check(r.step == 0 && r.end == goal, "ok for moves that miss the goal");
           }
           break;
-        case Verdict::illegal_move: fuzz::check(r.step > 0 && v.step == r.step && v.move == r.move, "illegal-move without one"); break;
+        case Verdict::illegal_move:
+          fuzz::check(r.step > 0 && v.step == r.step && v.move == r.move && v.move_cells == r.cells, "illegal-move without one");
+          break;
         case Verdict::wrong_end: fuzz::check(r.step == 0 && !(r.end == goal) && v.end == r.end && reachable, "wrong-end"); break;
         case Verdict::longer: fuzz::check(optimum && r.end == goal && v.answered > *optimum, "longer"); break;
         case Verdict::wrong_length:

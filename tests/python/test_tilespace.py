@@ -33,7 +33,7 @@ GOAL_3X3 = [1, 2, 3, 4, 5, 6, 7, 8, 0]
 UNREACHABLE_3X3 = [1, 2, 3, 4, 5, 6, 8, 7, 0]  # two tiles swapped: the other parity class
 KORF_GOAL = list(range(16))  # korf100.tsv: the blank top-left
 
-SOLVE_KEYS = {"board", "start", "goal", "algorithm", "heuristic", "solvable", "length", "moves",
+SOLVE_KEYS = {"board", "start", "goal", "algorithm", "metric", "heuristic", "solvable", "length", "moves",
               "expanded", "generated", "peak_open", "closed", "peak_bytes", "seconds", "stopped",
               "path"}
 STATS_KEYS = {"board", "goal", "states", "radius", "histogram", "mean", "farthest_count", "farthest", "metric"}
@@ -146,15 +146,16 @@ def test_version_matches_the_command(cli):
 
 @pytest.mark.parametrize("function, parameters", [
     ("distance", [("start", E), ("goal", None), ("board", None), ("db", "out"), ("max_seconds", None),
-                  ("max_nodes", None)]),
+                  ("max_nodes", None), ("metric", None)]),
     ("distances", [("starts", E), ("goals", None), ("board", None), ("db", "out"), ("max_seconds", None),
-                   ("max_nodes", None)]),
+                   ("max_nodes", None), ("metric", None)]),
     ("solve", [("start", E), ("goal", None), ("algorithm", None), ("heuristic", None), ("board", None),
                ("db", "out"), ("threads", 0), ("limits", E)]),
     ("random_states", [("n", E), ("board", None), ("goal", None), ("depth", None), ("seed", None),
-                       ("db", "out")]),
-    ("stats", [("board", None), ("goal", None), ("db", "out")]),
-    ("check", [("answers", E), ("goal", None), ("board", None), ("db", "out"), ("max_seconds", None)]),
+                       ("db", "out"), ("metric", None)]),
+    ("stats", [("board", None), ("goal", None), ("db", "out"), ("metric", None)]),
+    ("check", [("answers", E), ("goal", None), ("board", None), ("db", "out"), ("max_seconds", None),
+               ("metric", None)]),
 ])
 def test_signatures(function, parameters):
     """The documented parameters, in order, with their defaults (the default database is "out")."""
@@ -1066,3 +1067,36 @@ def test_goals_of_every_blank_cell_from_the_class_tables(cli, tmp_path):
         assert tilespace.stats(board="2x5", goal=canonical, db=classes)["histogram"].tolist() == \
             tilespace.stats(board="2x5", goal=canonical, db=tmp_path / f"own{cell}")["histogram"].tolist()
     assert sorted(os.listdir(classes)) == files  # nothing built there
+
+
+# --- The multi-tile metric ------------------------------------------------------------------------
+
+def test_multi_tile_metric_everywhere(tmp_path):
+    """metric="multi": a move slides one or more tiles of the blank's row or column. The 8-puzzle's
+    hardest single-tile state (31) is 20 such moves; the multi-tile radius is 24 (lightln2)."""
+    db = str(tmp_path)
+    start = HARDEST[0]
+    assert tilespace.distance(start, db=db, metric="multi") == 20
+    assert tilespace.distance(start, db=db) == 31
+    result = tilespace.solve(start, db=db, metric="multi", algorithm="idastar")
+    assert set(result) == SOLVE_KEYS
+    assert (result["length"], result["metric"], result["heuristic"]) == (20, "multi", "multi-manhattan")
+    assert len(result["moves"].split()) == 20
+    assert tilespace.solve(start, db=db)["metric"] == "single"
+    s = tilespace.stats(board="3x3", db=db, metric="multi")
+    assert (s["radius"], s["metric"]) == (24, "multi")
+    verdicts = tilespace.check([(start, None, result["moves"]), (start, None, 20), (start, None, 31)],
+                               db=db, metric="multi")["verdicts"]
+    assert [v["verdict"] for v in verdicts] == ["ok", "ok", "wrong-length"]
+    single = tilespace.check([(start, None, result["moves"])], db=db)["verdicts"][0]
+    assert single["answered"] > 20  # the same moves, counted one tile at a time
+    states = tilespace.random_states(4, board="3x3", depth=19, seed=2, db=db, metric="multi")
+    assert list(tilespace.distances(states, db=db, metric="multi")) == [19] * 4
+    with pytest.raises(ValueError, match="^metric: 'triple' is not a metric"):
+        tilespace.distance(start, db=db, metric="triple")
+    with pytest.raises(ValueError, match="^metric: .*single-tile"):
+        tilespace.distance(list(range(16)), db=db, metric="multi")
+    with pytest.raises(ValueError, match="^metric: applies with depth"):
+        tilespace.random_states(2, board="3x3", db=db, metric="multi")
+    with pytest.raises(ValueError, match="^algorithm: aidastar counts single-tile moves"):
+        tilespace.solve(start, db=db, metric="multi", algorithm="aidastar")

@@ -20,6 +20,8 @@ using nlohmann::json;
 CheckRun run_check(Common& c, const InputText& input, double max_seconds, Keep keep, const CheckLineSink& each) {
   const std::optional<Board> board = board_option(c);
   const std::optional<State> default_goal = goal_option(c);
+  const Metric metric = metric_option(c);
+  if (board) require_table_metric(c, *board);
   search::Limits limits;
   limits.max_seconds = max_seconds;
   SearchSources sources(c);
@@ -38,7 +40,8 @@ CheckRun run_check(Common& c, const InputText& input, double max_seconds, Keep k
       const CheckFields fields = parse_check_line(line, board, default_goal);
       goal = fields.goal;
       const Answer answer = parse_answer(fields.answer_text);
-      verdict = check_answer(fields.start, goal, answer, optimum);
+      if (!board) require_table_metric(c, goal.board);
+      verdict = check_answer(fields.start, goal, answer, optimum, metric);
       cl.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - line_t0).count();
       cl.verdict = verdict.verdict;
       cl.answered = verdict.answered;

@@ -64,17 +64,18 @@ Metric metric_option(const Common& c) {
   return *m;
 }
 
-void require_table_metric(const Common& c, const Board& board) {
-  if (metric_option(c) != Metric::single && !table_can_exist(board))
-    throw option_error("metric", std::string(metric_name(metric_option(c))) + ": no exact table of " + board.name() +
+void require_table_metric(Metric m, const Board& board) {
+  if (m != Metric::single && !table_can_exist(board))
+    throw option_error("metric", std::string(metric_name(m)) + ": no exact table of " + board.name() +
                                      " can exist, and its search counts single-tile moves");
 }
+void require_table_metric(const Common& c, const Board& board) { require_table_metric(metric_option(c), board); }
 
-StoreOptions store_options(const Common& c, double max_auto_build_seconds) {
+StoreOptions store_options(const Common& c, double max_auto_build_seconds, std::optional<Metric> metric) {
   StoreOptions o;
   o.dir = c.db;
   o.max_auto_build_seconds = max_auto_build_seconds;
-  o.bfs.metric = metric_option(c);
+  o.bfs.metric = metric ? *metric : metric_option(c);
   o.bfs.threads = c.threads;
   o.bfs.on_layer = layer_progress(c, "depth", "states");
   o.note = notes(c);
@@ -192,19 +193,28 @@ PatternChoice pattern_choice(const search::SolvePlan& plan, const State& goal, c
 namespace tilespace::app {
 
 SearchSources::SearchSources(Common& c, double max_table_build_seconds)
-    : c_(c), pdbs_(make_pdb_store(c)), tables_(make_store(c, max_table_build_seconds)) {}
+    : c_(c),
+      pdbs_(make_pdb_store(c)),
+      tables_(store_options(c, max_table_build_seconds, Metric::single)),
+      multi_tables_(store_options(c, max_table_build_seconds, Metric::multi)) {}
 SearchSources::~SearchSources() = default;
 
-const GoalTable* SearchSources::table(const Board& b, int blank) {
-  const std::lock_guard lock(tables_mu_);
-  if (const GoalTable* t = tables_.goal_loaded(b, blank)) return t;
-  if (!tables_.at_hand(b, blank)) return nullptr;
-  return &tables_.goal(b, blank);
-}
+TableStore& SearchSources::tables(Metric m) { return m == Metric::multi ? multi_tables_ : tables_; }
+TableStore& SearchSources::tables() { return tables(metric_option(c_)); }
 
-bool SearchSources::table_at_hand(const Board& b, int blank) {
+const GoalTable* SearchSources::table(const Board& b, int blank, Metric m) {
   const std::lock_guard lock(tables_mu_);
-  return tables_.goal_loaded(b, blank) || tables_.at_hand(b, blank);
+  TableStore& store = tables(m);
+  if (const GoalTable* t = store.goal_loaded(b, blank)) return t;
+  if (!store.at_hand(b, blank)) return nullptr;
+  return &store.goal(b, blank);
+}
+const GoalTable* SearchSources::table(const Board& b, int blank) { return table(b, blank, metric_option(c_)); }
+
+bool SearchSources::table_at_hand(const Board& b, int blank, Metric m) {
+  const std::lock_guard lock(tables_mu_);
+  TableStore& store = tables(m);
+  return store.goal_loaded(b, blank) || store.at_hand(b, blank);
 }
 
 std::string SearchSources::prepare(const search::SolvePlan& plan, const State& goal, search::SolveOptions& o, bool announce) {
@@ -233,7 +243,7 @@ std::string SearchSources::prepare(const search::SolvePlan& plan, const State& g
   }
   if (plan.needs_table) {
     const std::lock_guard lock(tables_mu_);
-    o.table = &tables_.goal(goal.board, goal.blank);
+    o.table = &tables(plan.metric).goal(goal.board, goal.blank);
   }
   if (plan.automaton) {
     const std::lock_guard lock(pdbs_mu_);

@@ -58,6 +58,7 @@ Metric metric_option(const Common& c);
 // InputError about --metric when it is multi on `board` and no exact table of it can exist (4x4,
 // 5x5): their searches count single-tile moves.
 void require_table_metric(const Common& c, const Board& board);
+void require_table_metric(Metric m, const Board& board);
 
 // The distance-table store over --db, with --threads, BFS progress on stderr and notes.
 // Per-layer progress lines ("  depth   3  ... states ...") when stderr is a terminal or with
@@ -68,7 +69,9 @@ void note_on_stderr(const std::string& s);
 // The notices of a session: note_on_stderr, worded by c.wording when it is set.
 std::function<void(const std::string&)> notes(const Common& c);
 // `max_auto_build_seconds`: the longest build a store starts on its own (StoreOptions).
-StoreOptions store_options(const Common& c, double max_auto_build_seconds = StoreOptions{}.max_auto_build_seconds);
+// `metric`: the store's, when not --metric's.
+StoreOptions store_options(const Common& c, double max_auto_build_seconds = StoreOptions{}.max_auto_build_seconds,
+                           std::optional<Metric> metric = std::nullopt);
 TableStore make_store(const Common& c, double max_auto_build_seconds = StoreOptions{}.max_auto_build_seconds);
 
 // The problem of a command (problem.hpp): --board, --goal, --blank and, when `start_arg` is given,
@@ -120,13 +123,15 @@ class SearchSources {
   // as reported ("pdb:7-8" for plain "pdb"). `announce`: the databases' loading time on stderr
   // (on a terminal or with --progress).
   std::string prepare(const search::SolvePlan& plan, const State& goal, search::SolveOptions& o, bool announce);
-  // The table of goals on `b` with the blank on `blank` when it is at hand (TableStore::at_hand:
-  // loaded, on disk, or built within the limit), else null.
+  // The table of goals on `b` with the blank on `blank` in metric `m` (without it: --metric's) when
+  // it is at hand (TableStore::at_hand: loaded, on disk, or built within the limit), else null.
+  const GoalTable* table(const Board& b, int blank, Metric m);
   const GoalTable* table(const Board& b, int blank);
   // Whether it is at hand, without loading or building it.
-  bool table_at_hand(const Board& b, int blank);
-  // The table store itself, for one thread's use (a command's).
-  TableStore& tables() { return tables_; }
+  bool table_at_hand(const Board& b, int blank, Metric m);
+  // The table store of metric `m` (without it: --metric's), for one thread's use (a command's).
+  TableStore& tables(Metric m);
+  TableStore& tables();
   // A notice on stderr in the session's words (notes()).
   void note(const std::string& s) const { notes(c_)(s); }
 
@@ -134,7 +139,7 @@ class SearchSources {
   Common& c_;
   std::mutex pdbs_mu_, tables_mu_;  // guard pdbs_, heuristics_ and automaton_ / tables_
   pdb::PdbStore pdbs_;
-  TableStore tables_;
+  TableStore tables_, multi_tables_;  // one store a metric
   std::map<std::string, std::unique_ptr<pdb::PdbHeuristic>> heuristics_;
   std::shared_ptr<const search::MoveAutomaton> automaton_;
 };

@@ -26,7 +26,7 @@ using nlohmann::json;
 json result_json(const State& s, const State& goal, const std::string& algorithm, const std::string& heuristic,
                  const search::Result& r) {
   json j{{"board", s.board.name()}, {"start", tiles_json(s)}, {"goal", tiles_json(goal)},
-         {"algorithm", algorithm}, {"solvable", !r.unreachable}, {"moves", r.moves},
+         {"algorithm", algorithm}, {"metric", metric_name(r.metric)}, {"solvable", !r.unreachable}, {"moves", r.moves},
          {"expanded", r.expanded}, {"generated", r.generated}, {"peak_open", r.peak_open},
          {"closed", r.closed}, {"peak_bytes", r.peak_bytes}, {"seconds", r.seconds}};
   j["heuristic"] = heuristic.empty() ? json(nullptr) : json(heuristic);

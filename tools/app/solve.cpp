@@ -15,6 +15,10 @@ search::PlanContext default_plan_context() {
   return ctx;
 }
 
+Metric request_metric(const search::SolveRequest& request) {
+  return request.metric ? parse_metric(*request.metric).value_or(Metric::single) : Metric::single;
+}
+
 SolveOutcome solve_problem(Common& c, SearchSources& sources, const Problem& p, const search::SolveRequest& request,
                            const SolveSettings& settings) {
   auto step = [&](SolveStep s) {
@@ -24,7 +28,7 @@ SolveOutcome solve_problem(Common& c, SearchSources& sources, const Problem& p, 
   SolveOutcome out;
   search::PlanContext ctx = settings.context;
   ctx.board = p.goal.board;
-  ctx.table_available = sources.table_at_hand(p.goal.board, p.goal.blank);  // a 2x7 table once built
+  ctx.table_available = sources.table_at_hand(p.goal.board, p.goal.blank, request_metric(request));  // a 2x7 table once built
   out.plan = search::plan_solve(request, ctx);
   const State& s = *p.start;
   search::SolveOptions o = search::solve_options(out.plan);

@@ -44,6 +44,9 @@ struct SolveOutcome {
   std::unique_ptr<search::Trace> trace;  // when the plan asked for one
 };
 
+// The metric a request asks for (single when not given or unknown: planning rejects the latter).
+Metric request_metric(const search::SolveRequest& request);
+
 // Solves `p` (its start must be given) with `request`: the one solve of every front end.
 SolveOutcome solve_problem(Common& c, SearchSources& sources, const Problem& p, const search::SolveRequest& request,
                            const SolveSettings& settings = {});

@@ -106,6 +106,10 @@ int cmd_random(Common& c, const RandomFlags& f) {
   const Problem p = read_problem(c, std::nullopt);
   const std::uint64_t count = f.count ? parse_whole("count", *f.count, 1, 1'000'000'000) : 1;
   const RandomOptions o = parse_random_options(f.seed, f.depth);
+  if (metric_option(c) != Metric::single) {
+    if (!o.depth) throw option_error("metric", "applies with --depth (the reachable states are the same in both metrics)");
+    require_table_metric(c, p.goal.board);
+  }
   app::SearchSources sources(c);
   const GoalTable* table = nullptr;
   if (o.depth && app::RandomSampler::needs_table(p.goal.board)) table = &sources.tables().goal(p.goal.board, p.goal.blank);

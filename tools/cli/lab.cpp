@@ -46,12 +46,16 @@ search::Limits lab_limits(const LabFlags& f, double default_seconds) {
 
 int cmd_verify(Common& c, const LabFlags& f) {
   const Problem p = read_problem(c, std::nullopt);
-  const auto combos = f.algorithms.empty() ? search::admissible_combos(p.board) : search::parse_combos(f.algorithms, p.board);
+  const Metric metric = metric_option(c);
+  require_table_metric(c, p.board);
+  const auto combos = f.algorithms.empty() ? search::admissible_combos(p.board, metric)
+                                           : search::parse_combos(f.algorithms, p.board, metric);
   const std::uint64_t sample = f.sample ? parse_whole("sample", *f.sample, 1, 1'000'000'000) : 0;
   if (f.seed && !f.sample) throw option_error("seed", "applies with --sample");
   const std::uint64_t seed = f.seed ? parse_whole("seed", *f.seed, 0, UINT64_MAX) : 1;
   search::SolveOptions base;
   base.limits = lab_limits(f, 0);
+  base.metric = metric;
   TableStore store = make_store(c);
   const GoalTable& t = store.goal(p.goal.board, p.goal.blank);
   std::vector<std::uint64_t> ranks;
@@ -227,11 +231,15 @@ int cmd_compare(Common& c, const std::optional<std::string>& start_arg, const La
     instances.emplace_back(*p.start, p.goal);
   }
   if (!sample_goal) sample_goal = instances[0].second;
+  const Metric metric = metric_option(c);
   const std::string default_list =
-      "bfs,bibfs,dfs,iddfs,greedy:manhattan,astar:misplaced,astar:manhattan,astar:linear-conflict,"
-      "astar:inversions,astar:misplaced-inversions,wastar:manhattan,idastar:manhattan";
-  const auto combos = search::parse_combos(f.algorithms.empty() ? default_list : f.algorithms, sample_goal->board);
+      metric == Metric::multi
+          ? "bfs,bibfs,dfs,iddfs,greedy:multi-manhattan,astar:multi-manhattan,wastar:multi-manhattan,idastar:multi-manhattan"
+          : "bfs,bibfs,dfs,iddfs,greedy:manhattan,astar:misplaced,astar:manhattan,astar:linear-conflict,"
+            "astar:inversions,astar:misplaced-inversions,wastar:manhattan,idastar:manhattan";
+  const auto combos = search::parse_combos(f.algorithms.empty() ? default_list : f.algorithms, sample_goal->board, metric);
   search::SolveOptions base;
+  base.metric = metric;
   base.limits = lab_limits(f, 10.0);
   base.limits.max_bytes = default_memory_limit();
   TableStore store = make_store(c);

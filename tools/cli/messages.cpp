@@ -105,8 +105,19 @@ const std::vector<std::pair<std::regex, std::string>>& error_forms() {
         {"unexpected text after the start and the goal.*", "初始状态和目标状态之后有多余的内容（文件最多包含初始状态和目标状态）"},
         {"bad board '(.*)': expected WxH with 2 <= W, H and W\\*H <= (\\d+)", "棋盘 '$1' 无效：应为 WxH，2 <= W, H，且 W*H <= $2"},
         {"expected START<TAB>GOAL<TAB>ANSWER.*", "应为 初始状态<TAB>目标状态<TAB>答案（三个字段以制表符分隔；目标状态可以为空）"},
-        {"(.*) \\(character (\\d+)\\) is not a move: .*", "第 $2 个字符 $1 不是移动：答案应为移动（U、D、L、R）、长度或 'unreachable'"},
-        {"(.*) \\(character (\\d+)\\) is not a digit: .*", "第 $2 个字符 $1 不是数字：答案应为移动（U、D、L、R）、长度或 'unreachable'"},
+        {"(.*) \\(character (\\d+)\\) is not a move: .*", "第 $2 个字符 $1 不是移动：答案应为移动（U、D、L、R，或带格数：R3）、长度或 'unreachable'"},
+        {"(.*) \\(character (\\d+)\\) is not a digit: .*", "第 $2 个字符 $1 不是数字：答案应为移动（U、D、L、R，或带格数：R3）、长度或 'unreachable'"},
+        {"the count of move (\\d+) \\(character (\\d+)\\) must be 1 to (\\d+)", "第 $1 步（第 $2 个字符）的格数必须在 1 到 $3 之间"},
+        {"(\\S+) counts single-tile moves; in the multi-tile metric use (.*)", "$1 按单块计步；按多块计步时请用 $2"},
+        {"records single-tile searches; it does not apply with --metric multi", "只记录按单块计步的搜索，不适用于 --metric multi"},
+        {"prunes single-tile move strings; it does not apply with --metric multi", "只剪除按单块计步的移动序列，不适用于 --metric multi"},
+        {"applies with --depth \\(the reachable states are the same in both metrics\\)", "只与 --depth 一起使用（两种计步方式下可达的状态相同）"},
+        {"the distance table of (\\S+) counts (\\S+)-tile moves, not (\\S+)-tile ones", "$1 的距离表按 $2 计步，而不是按 $3 计步"},
+        {"multi: aidastar counts single-tile moves", "multi：aidastar 按单块计步"},
+        {"walking-distance: the (\\S+) board's (row|column) abstraction has more than (\\d+) states.*",
+         "walking-distance：$1 棋盘的行或列抽象超过 $3 个状态，请换用其他启发函数"},
+        {"walking-distance: the (\\S+) board's (row|column) abstraction does not fit 64 bits.*",
+         "walking-distance：$1 棋盘的行或列抽象放不进 64 位"},
         {"the length (\\d+) is above (\\d+)", "长度 $1 超过 $2"},
         {"query needs a START state \\(or - for standard input\\) or --batch FILE", "query 需要初始状态 START（或用 - 表示标准输入）或 --batch FILE"},
         {"give either START or --batch FILE, not both", "START 与 --batch FILE 只能给出一个"},
@@ -466,7 +477,8 @@ std::string Messages::describe(const LineVerdict& v, const State& goal) const {
       if (v.answered < 0) return "正确：目标状态不可达";
       return "最优（" + moves(v.answered) + "）";
     case Verdict::illegal_move:
-      return "第 " + std::to_string(v.step) + " 步：'" + std::string(1, v.move) + "' 使空格移出棋盘";
+      return "第 " + std::to_string(v.step) + " 步：'" + std::string(1, v.move) +
+             (v.move_cells > 1 ? std::to_string(v.move_cells) : "") + "' 使空格移出棋盘";
     case Verdict::wrong_end:
       return moves(v.answered) + "后停在 " + v.end.to_string() + "，不是目标状态 " + goal.to_string();
     case Verdict::longer:

@@ -141,7 +141,7 @@ int cmd_solve_batch(Common& c, const SolveFlags& f) {
     if (it == plans.end()) {
       search::PlanContext ctx = default_plan_context();
       ctx.board = b;
-      ctx.table_available = sources.table_at_hand(b, b.cells() - 1);
+      ctx.table_available = sources.table_at_hand(b, b.cells() - 1, request_metric(f.request));
       it = plans.emplace(b.name(), search::plan_solve(f.request, ctx)).first;
     }
     return it->second;
@@ -265,7 +265,8 @@ int cmd_solve(Common& c, const std::optional<std::string>& start_arg, const Solv
     // Exact distances along the path when the goal's table is at hand (built, or small to build).
     const State& s = *p.start;
     const GoalTable* t = out.table;
-    if (!t && solvable(s, p.goal) && s.board.cells() <= 10) t = &sources.tables().goal(p.goal.board, p.goal.blank);
+    if (!t && solvable(s, p.goal) && s.board.cells() <= 10)
+      t = &sources.tables(out.plan.metric).goal(p.goal.board, p.goal.blank);
     write_file_atomic(f.trace, solve_document(solve_json(s, p.goal, out.plan.algorithm, out.heuristic, out.result, t),
                                               out.trace.get(), s.board));
   }

@@ -99,24 +99,38 @@ Problem problem(const std::optional<std::string>& start, const std::optional<std
 // ResourceError where no table can fit).
 // Called with the GIL held; waits for the folder and loads or builds without it, so that other
 // Python threads run meanwhile.
-const GoalTable& table_for(Session& s, const State& goal) {
+const GoalTable& table_for(Session& s, const State& goal, Metric metric = Metric::single) {
   require_packed(goal.board);
   DistanceTable::check_fits(goal.board);
   py::gil_scoped_release nogil;
   const std::lock_guard lock(s.mu);
-  return s.tables().goal(goal.board, goal.blank);
+  return s.sources.tables(metric).goal(goal.board, goal.blank);
+}
+
+// metric= ("single" or "multi"; None: single).
+Metric metric_arg(const std::optional<std::string>& text) {
+  app::Common c;
+  c.metric = text.value_or("single");
+  return app::metric_option(c);
 }
 
 // ---- distance, distances ----
 
-// The limits of a search that answers a distance (4x4, 5x5): max_seconds, max_nodes by name.
+Metric options_metric(const std::map<std::string, std::string>& options) {
+  const auto it = options.find("metric");
+  return metric_arg(it == options.end() ? std::nullopt : std::optional<std::string>(it->second));
+}
+
+// The limits of a search that answers a distance (4x4, 5x5): max_seconds, max_nodes by name;
+// metric= (refused with "multi" on the boards that are searched: their search counts single-tile moves).
 search::Limits distance_limits(const std::map<std::string, std::string>& options, const Board& board) {
   search::SolveRequest q;
   for (const auto& [name, value] : options) {
     if (name == "max_seconds") q.max_seconds = value;
     else if (name == "max_nodes") q.max_nodes = value;
-    else throw py::type_error("got an unexpected keyword argument '" + name + "'");
+    else if (name != "metric") throw py::type_error("got an unexpected keyword argument '" + name + "'");
   }
+  app::require_table_metric(options_metric(options), board);
   return app::Oracle::limits(q, board);
 }
 
@@ -138,7 +152,7 @@ std::pair<std::optional<int>, std::string> distance(const std::string& start, co
   }
   distance_limits(options, p.goal.board);  // refused: nothing is searched here
   if (!solvable(*p.start, p.goal)) return {std::nullopt, ""};
-  const GoalTable& t = table_for(s, p.goal);
+  const GoalTable& t = table_for(s, p.goal, options_metric(options));
   py::gil_scoped_release nogil;  // a two-bit table's lookup descends, and may read from disk
   return {t.distance(*p.start, p.goal), ""};
 }
@@ -271,7 +285,7 @@ py::array_t<std::int32_t> distances(const Rows& starts, const Rows& goals, const
   std::vector<const GoalTable*> by_blank(b.cells(), nullptr);
   Session& s = session(db);
   for (int blank = 0; blank < b.cells(); ++blank)
-    if (blanks.load() >> blank & 1u) by_blank[blank] = &table_for(s, canonical_goal(b, blank));
+    if (blanks.load() >> blank & 1u) by_blank[blank] = &table_for(s, canonical_goal(b, blank), options_metric(options));
   // One goal for all: its labelling once. One goal a start: each pair's relabelling on the way.
   const State one = ng == 0 ? canonical_goal(b, b.cells() - 1) : State{};
   std::optional<Labelling> one_goal;
@@ -370,23 +384,29 @@ std::pair<std::string, bool> solve(const std::string& start, const std::optional
           !r.unreachable && !r.solved};
 }
 
-std::string stats(const std::optional<std::string>& goal, const std::optional<std::string>& board, const std::string& db) {
+std::string stats(const std::optional<std::string>& goal, const std::optional<std::string>& board, const std::string& db,
+                  const std::optional<std::string>& metric_text) {
   const Problem p = problem(std::nullopt, goal, board);
+  const Metric metric = metric_arg(metric_text);
+  app::require_table_metric(metric, p.goal.board);
   Session& s = session(db);
-  const GoalTable& t = table_for(s, p.goal);
+  const GoalTable& t = table_for(s, p.goal, metric);
   py::gil_scoped_release nogil;
   return app::stats_json(t, p.goal, t.farthest(p.goal, app::kFarthestListed)).dump();
 }
 
 std::string check(const std::string& text, const std::optional<std::string>& goal, const std::optional<std::string>& board,
-                  const std::optional<std::string>& max_seconds, const std::string& db) {
+                  const std::optional<std::string>& max_seconds, const std::string& db,
+                  const std::optional<std::string>& metric_text) {
   const double limit = max_seconds ? parse_real("max-seconds", *max_seconds, 0, 1e9, true) : 60.0;
+  metric_arg(metric_text);
   Session& s = session(db);
   py::gil_scoped_release nogil;
   const std::lock_guard lock(s.mu);
   app::Common c = s.common;  // the check's default goal and board, over the session's folder
   c.goal = text_or_none(goal).value_or("");
   c.board = board.value_or("");
+  c.metric = metric_text.value_or("single");
   return app::check_json(app::run_check(c, InputText{"answers", text}, limit, app::Keep::everything)).dump();
 }
 
@@ -394,13 +414,19 @@ std::string check(const std::string& text, const std::optional<std::string>& goa
 
 py::array_t<std::uint8_t> random_states(const std::string& n_text, const std::optional<std::string>& goal,
                                         const std::optional<std::string>& board, const std::optional<std::string>& depth,
-                                        const std::optional<std::string>& seed, const std::string& db) {
+                                        const std::optional<std::string>& seed, const std::string& db,
+                                        const std::optional<std::string>& metric_text) {
   const Problem p = problem(std::nullopt, goal, board);
   const std::uint64_t n = parse_whole("n", n_text, 0, 1'000'000'000);
   const RandomOptions o = parse_random_options(seed, depth);  // as `tilespace random` (check.cpp cmd_random)
+  const Metric metric = metric_arg(metric_text);
+  if (metric != Metric::single) {
+    if (!o.depth) throw option_error("metric", "applies with depth (the reachable states are the same in both metrics)");
+    app::require_table_metric(metric, p.goal.board);
+  }
   Session& s = session(db);
   const GoalTable* t = nullptr;
-  if (o.depth && app::RandomSampler::needs_table(p.goal.board)) t = &table_for(s, p.goal);
+  if (o.depth && app::RandomSampler::needs_table(p.goal.board)) t = &table_for(s, p.goal, metric);
   const py::ssize_t cells = p.board.cells();
   py::array_t<std::uint8_t> out({static_cast<py::ssize_t>(n), cells});
   std::uint8_t* w = out.mutable_data();

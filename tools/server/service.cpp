@@ -43,10 +43,21 @@ const std::vector<std::string_view>& solve_parameters() {
 
 }  // namespace
 
-const GoalTable* Service::table(const Board& b, int blank) { return sources_.table(b, blank); }
+const GoalTable* Service::table(const Board& b, int blank, Metric m) { return sources_.table(b, blank, m); }
 
-const GoalTable& Service::need_table(const State& goal) {
-  if (const GoalTable* t = table(goal.board, goal.blank)) return *t;
+Metric Service::metric_param(const Params& p, const Board& board) {
+  try {
+    app::Common c;
+    c.metric = p.get("metric").value_or("single");
+    app::require_table_metric(c, board);
+    return app::metric_option(c);
+  } catch (const InputError& e) {
+    throw http_error(e);
+  }
+}
+
+const GoalTable& Service::need_table(const State& goal, Metric m) {
+  if (const GoalTable* t = table(goal.board, goal.blank, m)) return *t;
   if (is_packed(goal.board)) {
     try {
       DistanceTable::check_fits(goal.board);
@@ -57,7 +68,8 @@ const GoalTable& Service::need_table(const State& goal) {
   }
   throw HttpError(404, "board",
                   "no distance table for " + goal.board.name() + " with this goal" +
-                      (is_packed(goal.board) ? "; build it with: " + build_command(goal, sources_.tables().dir())
+                      (is_packed(goal.board) ? "; build it with: " + build_command(goal, sources_.tables(m).dir(),
+                                                                                    m == Metric::multi ? "--metric multi" : "")
                                              : " (boards over 16 cells have none)"));
 }
 
@@ -65,9 +77,10 @@ json Service::info() const {
   json algs = json::array(), heus = json::array();
   for (const auto& a : search::algorithm_catalog())
     algs.push_back({{"name", a.name}, {"optimal", a.optimal}, {"uses_heuristic", a.uses_heuristic},
-                    {"description", a.description}});
+                    {"multi_tile", !a.single_tile_only}, {"description", a.description}});
   for (const auto& h : search::heuristic_catalog())
-    heus.push_back({{"name", h.name}, {"admissible", h.admissible}, {"description", h.description}});
+    heus.push_back({{"name", h.name}, {"admissible", h.admissible}, {"multi_tile", h.multi_tile},
+                    {"description", h.description}});
   for (auto& a : algs) {
     json opts = json::array();
     const search::AlgorithmInfo* info = search::find_algorithm(a["name"].get<std::string>());
@@ -138,10 +151,11 @@ app::Distance Service::searched(app::Oracle& oracle, const State& start, const S
 }
 
 json Service::query(const HttpRequest& req) {
-  const Params p(req, {"start", "goal", "board", "max_seconds", "max_nodes"});
+  const Params p(req, {"start", "goal", "board", "max_seconds", "max_nodes", "metric"});
   const Problem pr = parse_pair(p, true);
   const State& s = *pr.start;
-  json j{{"board", s.board.name()}, {"start", tiles_json(s)}, {"goal", tiles_json(pr.goal)}};
+  const Metric m = metric_param(p, pr.goal.board);
+  json j{{"board", s.board.name()}, {"start", tiles_json(s)}, {"goal", tiles_json(pr.goal)}, {"metric", metric_name(m)}};
   std::optional<int> d;
   if (std::optional<app::Oracle> oracle = oracle_for(p, pr.goal.board)) {
     if (solvable(s, pr.goal)) {
@@ -156,7 +170,7 @@ json Service::query(const HttpRequest& req) {
       d = a.optimum.length;
     }
   } else {
-    d = need_table(pr.goal).distance(s, pr.goal);  // none: the other parity class (the table's ranking tells)
+    d = need_table(pr.goal, m).distance(s, pr.goal);  // none: the other parity class (the table's ranking tells)
   }
   j["reachable"] = d.has_value();
   j["length"] = d ? json(*d) : json(nullptr);
@@ -164,11 +178,12 @@ json Service::query(const HttpRequest& req) {
 }
 
 std::string Service::batch(const HttpRequest& req, HttpFields& headers, bool& json_lines) {
-  const Params p(req, {"goal", "board", "json", "max_seconds", "max_nodes"});
+  const Params p(req, {"goal", "board", "json", "max_seconds", "max_nodes", "metric"});
   if (const auto type = req.header("Content-Type"); type && type->rfind("text/plain", 0) != 0)
     throw HttpError(415, "", "POST /api/query takes text/plain: one START [GOAL] per line, not " + std::string(*type));
   if (req.body.find('\0') != std::string::npos) throw HttpError(400, "", "body: not a text file");  // as every reader says
   const Problem pr = parse_pair(p, false);
+  const Metric m = metric_param(p, pr.goal.board);
   std::optional<app::Oracle> oracle = oracle_for(p, pr.goal.board);
   std::optional<Slot> slot;
   BatchOptions o;
@@ -186,25 +201,26 @@ std::string Service::batch(const HttpRequest& req, HttpFields& headers, bool& js
       return answer;
     };
   } else {
-    need_table(pr.goal);  // 404 now, naming the board, rather than on the first line
+    need_table(pr.goal, m);  // 404 now, naming the board, rather than on the first line
   }
   o.goal = pr.goal;
   o.json = json_lines = p.flag("json");
   o.name = "body";
   // Lines with goals of their own need the tables of their blanks: the same policy as one query.
-  o.table_source = [this](const Board& b, int blank) -> const GoalTable& {
-    if (const GoalTable* t = table(b, blank)) return *t;
+  o.table_source = [this, m](const Board& b, int blank) -> const GoalTable& {
+    if (const GoalTable* t = table(b, blank, m)) return *t;
     throw HttpError(404, "goal",
                     "no distance table for " + b.name() + " with the blank on cell " + std::to_string(blank) +
                         "; build them all with: " +
-                        build_command(canonical_goal(b, b.cells() - 1), sources_.tables().dir(), "--all-goals"));
+                        build_command(canonical_goal(b, b.cells() - 1), sources_.tables(m).dir(),
+                                      m == Metric::multi ? "--all-goals --metric multi" : "--all-goals"));
   };
   std::string out;
   out.reserve(req.body.size() / 4);
   std::ostringstream err;  // the lines' messages: in the JSON answers (json=1), not repeated here
   BatchStats st;
   try {
-    st = run_batch(sources_.tables(), req.body, out, err, o);  // tables from table_source only
+    st = run_batch(sources_.tables(m), req.body, out, err, o);  // tables from table_source only
   } catch (const InputError& e) {
     throw http_error(e);
   }
@@ -260,14 +276,15 @@ std::string Service::solve(const HttpRequest& req) {
 }
 
 json Service::stats(const HttpRequest& req) {
-  const Params p(req, {"goal", "board"});
+  const Params p(req, {"goal", "board", "metric"});
   const Problem pr = parse_pair(p, false);
-  const std::string key = pr.goal.board.name() + "|" + pr.goal.to_string();
+  const Metric m = metric_param(p, pr.goal.board);
+  const std::string key = pr.goal.board.name() + "|" + pr.goal.to_string() + "|" + std::string(metric_name(m));
   {
     std::lock_guard lock(cache_mu_);
     if (const auto it = stats_cache_.find(key); it != stats_cache_.end()) return it->second;
   }
-  const GoalTable& t = need_table(pr.goal);
+  const GoalTable& t = need_table(pr.goal, m);
   json j = stats_json(t, pr.goal, t.farthest(pr.goal, kFarthestListed));
   std::lock_guard lock(cache_mu_);
   if (stats_cache_.size() >= 256) stats_cache_.clear();

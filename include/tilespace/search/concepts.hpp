@@ -130,6 +130,25 @@ struct Ops {
     else
       return heur.update(v, after, blank_after, tile, from, to);
   }
+  // The move of the blank from `blank` to `to` in domain d's metric: the word after it (`after`)
+  // and the value, updated once a one-cell step (a multi-tile move of k cells is k steps, every
+  // one but the last uncapped, so that each update starts from an exact value).
+  template <class D, class W>
+  static Value slide(const H& heur, const D& d, const Value& v, W p, int blank, int to, int cap, W& after) {
+    const int s = d.step_toward(blank, to);
+    if (blank + s == to) {
+      after = D::move(p, blank, to);
+      return update(heur, v, after, to, D::tile_at(p, to), to, blank, cap);
+    }
+    Value cur = v;
+    for (int c = blank; c != to; c += s) {
+      const int tile = D::tile_at(p, c + s);
+      p = D::move(p, c, c + s);
+      cur = update(heur, cur, p, c + s, tile, c + s, c, c + s == to ? cap : 1 << 20);
+    }
+    after = p;
+    return cur;
+  }
 };
 
 }  // namespace tilespace::search

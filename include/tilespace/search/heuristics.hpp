@@ -245,6 +245,52 @@ struct IndexDistance {
   }
 };
 
+// A lower bound in the multi-tile metric (board.hpp Metric), admissible and consistent in both
+// metrics. A horizontal move changes no tile's row and moves at most W-1 tiles one column each;
+// a vertical move changes no column and moves at most H-1 tiles one row. So at least
+// ceil(C / (W-1)) horizontal moves remain, C the sum of the tiles' column distances to their goal
+// columns, and ceil(R / (H-1)) vertical ones (R by rows), and h is their sum; a move changes one
+// of the two by at most one. Incremental: two table lookups a one-cell step.
+template <class D>
+struct MultiManhattan {
+  static constexpr bool kAdmissible = true;
+  struct Value {
+    int h = 0;
+    std::uint16_t across = 0, down = 0;  // C and R
+  };
+  static int value(const Value& v) noexcept { return v.h; }
+  std::array<std::array<std::uint8_t, kMaxBoardCells>, kMaxBoardCells> dcol{}, drow{};  // [tile][cell]
+  std::array<std::uint8_t, kMaxBoardCells * kMaxBoardCells> moves_across{}, moves_down{};  // ceil(C/(W-1)), ceil(R/(H-1))
+  explicit MultiManhattan(const D& dom) {
+    const Board& b = dom.board;
+    for (int t = 1; t < dom.cells(); ++t)
+      for (int c = 0; c < dom.cells(); ++c) {
+        const int g = dom.goal_cell[t];
+        dcol[t][c] = static_cast<std::uint8_t>(std::abs(b.col(c) - b.col(g)));
+        drow[t][c] = static_cast<std::uint8_t>(std::abs(b.row(c) - b.row(g)));
+      }
+    for (int s = 0; s < kMaxBoardCells * kMaxBoardCells; ++s) {
+      moves_across[s] = static_cast<std::uint8_t>((s + b.width() - 2) / (b.width() - 1));
+      moves_down[s] = static_cast<std::uint8_t>((s + b.height() - 2) / (b.height() - 1));
+    }
+  }
+  Value with(int across, int down) const noexcept {
+    return {moves_across[across] + moves_down[down], static_cast<std::uint16_t>(across), static_cast<std::uint16_t>(down)};
+  }
+  Value eval(typename D::Word p, int blank) const noexcept {
+    int across = 0, down = 0;
+    for (int c = 0; c < D::kCells; ++c)
+      if (c != blank) {
+        across += dcol[D::tile_at(p, c)][c];
+        down += drow[D::tile_at(p, c)][c];
+      }
+    return with(across, down);
+  }
+  Value update(const Value& v, typename D::Word, int, int tile, int from, int to) const noexcept {
+    return with(v.across + dcol[tile][to] - dcol[tile][from], v.down + drow[tile][to] - drow[tile][from]);
+  }
+};
+
 // The exact distance from the goal's distance table (perfect: A* walks straight to the goal).
 template <class D>
 struct Exact {
@@ -252,7 +298,9 @@ struct Exact {
   const D* d;
   const GoalTable* table;
   Labelling labels;
-  Exact(const D& dom, const GoalTable& t) : d(&dom), table(&t), labels(t.labelling(dom.goal)) {}
+  Exact(const D& dom, const GoalTable& t) : d(&dom), table(&t), labels(t.labelling(dom.goal)) {
+    t.require_metric(dom.metric);
+  }
   int eval(typename D::Word p, int) const {
     const auto v = table->distance(d->state(p), labels);
     return v ? *v : 0;

@@ -28,9 +28,11 @@ struct Combo {
 // registry's planning step (plan_solve: a heuristic-taking algorithm without one gets its
 // default; a heuristic given to an algorithm without one is an error). Throws InputError about
 // the --algorithms option naming the bad entry.
-std::vector<Combo> parse_combos(std::string_view list, const Board& board);
-// Every combination that claims optimality on `board` (for `verify` without --algorithms), planned.
-std::vector<Combo> admissible_combos(const Board& board);
+// In `metric` (the multi-tile one takes the algorithms and heuristics that count its moves).
+std::vector<Combo> parse_combos(std::string_view list, const Board& board, Metric metric = Metric::single);
+// Every combination that claims optimality on `board` in `metric` (for `verify` without
+// --algorithms), planned.
+std::vector<Combo> admissible_combos(const Board& board, Metric metric = Metric::single);
 
 // A solver for one combination and goal that keeps its search storage between runs.
 // Not thread-safe: one per thread.

@@ -43,6 +43,9 @@ namespace tilespace::search {
   X(max_memory, "max-memory", text,                                                                                   \
     "Stop when search structures exceed this, e.g. 512M (default 3/4 of memory; exit 4); aidastar: the memory of "    \
     "its A* phase (default 256 MiB)")                                                                                 \
+  X(metric, "metric", text,                                                                                           \
+    "How moves are counted: single (default), or multi: sliding several tiles of the blank's row or column at once "  \
+    "is one move (the speed-solvers' metric)")                                                                        \
   X(trace, "trace", flag, "Write the result and the search tree (the viewer's JSON: data, process, moves) to this file") \
   X(trace_limit, "trace-limit", text, "Nodes recorded by --trace, 1 to 10000000 (default 100000)")                   \
   X(automaton, "automaton", text,                                                                                     \
@@ -74,6 +77,7 @@ struct AlgorithmInfo {
   std::string_view description;
   bool needs_table = false;      // the goal's exact distance table (the table)
   bool memory_is_store = false;  // --max-memory sizes its node store rather than limiting it (aidastar)
+  bool single_tile_only = false; // counts single-tile moves only (aidastar); the others take --metric multi
 };
 
 struct HeuristicInfo {
@@ -84,6 +88,7 @@ struct HeuristicInfo {
   std::string_view description;
   bool zero_aware = false;        // zero-aware pattern databases (pdb/zero_aware.hpp)
   bool catalogue = false;         // takes catalogues, several partitions (pdb/pattern.hpp); the others take one
+  bool multi_tile = false;        // counts multi-tile moves (--metric multi): the only ones taken there
 };
 
 const std::vector<AlgorithmInfo>& algorithm_catalog();
@@ -156,6 +161,7 @@ struct SolvePlan {
   bool automaton = false;    // idastar, aidastar: prune with the move automaton (--automaton on|off, default on)
   bool optimal = false;      // the plan claims optimal solutions
   bool needs_table = false;  // "table" or the "exact" heuristic
+  Metric metric = Metric::single;  // how moves are counted (--metric)
 };
 
 // The default search where the exact table is not at hand (the fastest measured for the board).

@@ -26,7 +26,8 @@ struct Result {
   bool unreachable = false;  // proven: the goal is in the other parity class
   Stop stopped = Stop::None; // a limit ended the search (statistics are partial)
   std::vector<State> path;   // start .. goal when solved
-  std::string moves;         // U/D/L/R: where the blank went
+  std::string moves;         // U/D/L/R: where the blank went ("R3 U D2" in multi: path_moves)
+  Metric metric = Metric::single;  // how the path's moves are counted
   std::uint64_t expanded = 0, generated = 0;
   std::uint64_t peak_open = 0, closed = 0;  // peak OPEN size, final CLOSED size
   std::uint64_t peak_bytes = 0;             // peak bytes of the search structures
@@ -66,7 +67,7 @@ class Budget {
   std::chrono::steady_clock::time_point t0_;
 };
 
-// Fills r.moves from r.path.
-void fill_moves(Result& r);
+// Fills r.moves from r.path, in the notation of `metric` (state.hpp path_moves).
+void fill_moves(Result& r, Metric metric = Metric::single);
 
 }  // namespace tilespace::search

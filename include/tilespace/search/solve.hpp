@@ -37,6 +37,7 @@ struct SolveOptions {
   const pdb::PdbHeuristic* pdb = nullptr;     // for "pdb" heuristics: the databases of the goal
   const MoveAutomaton* automaton = nullptr;   // idastar, aidastar: prune the move strings it rejects
   int threads = 1;                            // aidastar: threads of the IDA* phase (0: all cores)
+  Metric metric = Metric::single;             // how moves are counted; the table's must be the same
 };
 
 // The options of a validated plan (registry.hpp); the table and the trace are the caller's.

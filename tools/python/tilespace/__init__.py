@@ -120,7 +120,7 @@ def _uint8(array, board, what):
     return _np.ascontiguousarray(array)
 
 
-def distance(start, goal=None, board=None, db="out", max_seconds=None, max_nodes=None):
+def distance(start, goal=None, board=None, db="out", max_seconds=None, max_nodes=None, metric=None):
     """The optimal number of moves from start to goal, or None when the goal is unreachable.
 
     >>> tilespace.distance("8 6 7 2 5 4 3 0 1")
@@ -128,12 +128,13 @@ def distance(start, goal=None, board=None, db="out", max_seconds=None, max_nodes
 
     From the goal's exact table; on 4x4 and 5x5, where no table can exist, searched as solve()
     searches (pattern databases, the move automaton) within max_seconds and max_nodes (default:
-    none); a search a limit stops raises SearchLimit.
+    none); a search a limit stops raises SearchLimit. metric: "single" (default) or "multi" (a
+    move slides one or more tiles of the blank's row or column; from the multi-tile table).
     """
     if start is None:
         raise ValueError("start: a state is required")
-    limits = {name: _option(value) for name, value in (("max_seconds", max_seconds), ("max_nodes", max_nodes))
-              if value is not None}
+    limits = {name: _option(value) for name, value in
+              (("max_seconds", max_seconds), ("max_nodes", max_nodes), ("metric", metric)) if value is not None}
     length, stopped = _core.distance(_text(start, "start"), _text(goal, "goal"), board, str(db), limits)
     if stopped:
         raise SearchLimit(f"search stopped by {stopped} before finding a solution",
@@ -141,17 +142,17 @@ def distance(start, goal=None, board=None, db="out", max_seconds=None, max_nodes
     return length
 
 
-def distances(starts, goals=None, board=None, db="out", max_seconds=None, max_nodes=None):
+def distances(starts, goals=None, board=None, db="out", max_seconds=None, max_nodes=None, metric=None):
     """The optimal number of moves of many pairs at once: a numpy int32 array, -1 where unreachable.
 
     starts: a numpy integer array of shape (n, cells) (uint8 is read in place) or a list of states.
     goals: None (the canonical goal), one goal for every start, or one goal per start.
     The lookups run in C++ on every core, without the GIL. On 4x4 and 5x5, where no table can
     exist, each pair is searched as distance() searches it, within max_seconds and max_nodes per
-    pair; a pair a limit stops raises MemoryError naming its row.
+    pair; a pair a limit stops raises MemoryError naming its row. metric: as distance()'s.
     """
-    limits = {name: _option(value) for name, value in (("max_seconds", max_seconds), ("max_nodes", max_nodes))
-              if value is not None}
+    limits = {name: _option(value) for name, value in
+              (("max_seconds", max_seconds), ("max_nodes", max_nodes), ("metric", metric)) if value is not None}
     rows = _rows(starts, board, "starts")
     cells = rows.shape[1]
     if goals is None:
@@ -179,7 +180,8 @@ def solve(start, goal=None, algorithm=None, heuristic=None, board=None, db="out"
     algorithm: one of algorithms() (default: the exact table where it is at hand, else the
     fastest search for the board); heuristic: one of heuristics().
     limits: pattern, weight, depth_limit, max_nodes, max_seconds, max_memory (e.g. "512M"),
-    automaton ("on"/"off", or True/False), as the command's options of those names.
+    automaton ("on"/"off", or True/False), metric ("single" or "multi"), as the command's options
+    of those names.
     An unreachable goal gives solvable False and length None; a search stopped by a limit raises
     SearchLimit (a MemoryError) holding the answer.
     """
@@ -193,29 +195,32 @@ def solve(start, goal=None, algorithm=None, heuristic=None, board=None, db="out"
     return result
 
 
-def random_states(n, board=None, goal=None, depth=None, seed=None, db="out"):
+def random_states(n, board=None, goal=None, depth=None, seed=None, db="out", metric=None):
     """n start states drawn uniformly from those that reach the goal, as a uint8 array (n, cells);
     with depth, only states exactly that many moves from the goal (uses the distance table). The
-    same seed gives the same states as `tilespace random --count n --seed SEED`."""
+    same seed gives the same states as `tilespace random --count n --seed SEED`. metric: "multi"
+    counts depth in multi-tile moves (with depth only)."""
     return _core.random_states(str(_operator.index(n)), _text(goal, "goal"), board, _option(depth),
-                               _option(seed), str(db))
+                               _option(seed), str(db), _option(metric))
 
 
-def stats(board=None, goal=None, db="out"):
+def stats(board=None, goal=None, db="out", metric=None):
     """The goal's distance distribution, as `tilespace stats --json`: board, goal, states, radius,
-    histogram (a numpy int64 array indexed by distance), mean, farthest_count, farthest."""
-    result = _json.loads(_core.stats(_text(goal, "goal"), board, str(db)))
+    histogram (a numpy int64 array indexed by distance), mean, farthest_count, farthest, metric.
+    metric: "single" (default) or "multi"."""
+    result = _json.loads(_core.stats(_text(goal, "goal"), board, str(db), _option(metric)))
     result["histogram"] = _np.asarray(result["histogram"], dtype=_np.int64)
     return result
 
 
-def check(answers, goal=None, board=None, db="out", max_seconds=None):
+def check(answers, goal=None, board=None, db="out", max_seconds=None, metric=None):
     """Verify another solver's answers, as `tilespace check --json`: returns lines, passed, failed,
     undecided, malformed, failed_by_kind, total_excess, seconds and verdicts (one per line).
 
     answers: the text of a check file ("START<TAB>GOAL<TAB>ANSWER" lines), or (start, goal,
     answer) triples, goal None for the default goal, answer a move string such as "RDLU" or
-    "R D L U" (where the blank goes), a claimed optimal length, or "unreachable". Rows are
+    "R D L U" (where the blank goes; "R3 U D2" with counts), a claimed optimal length, or
+    "unreachable"; metric: "single" (default) or "multi", how the answers' moves are counted. Rows are
     numbered from 1, as the verdicts' `line` numbers them.
     """
     if not isinstance(answers, str):
@@ -233,4 +238,4 @@ def check(answers, goal=None, board=None, db="out", max_seconds=None):
                 raise ValueError(f"answers row {i}: a field holds a tab or a line break")
             lines.append("\t".join(fields))
         answers = "\n".join(lines)
-    return _json.loads(_core.check(answers, _text(goal, "goal"), board, _option(max_seconds), str(db)))
+    return _json.loads(_core.check(answers, _text(goal, "goal"), board, _option(max_seconds), str(db), _option(metric)))

@@ -148,11 +148,11 @@ class BestFirst {
         tcur = tid_[e.node];
         tr->expand(tcur);
       }
-      const auto& nb = d_.board.neighbours(cur.blank);
+      const auto& nb = d_.moves(cur.blank);
       for (int k = 0; k < nb.count; ++k) {
         const int to = nb.cell[k];
         if (to == back) continue;  // undoing the last move
-        const W p = D::move(cur.packed, cur.blank, to);
+        const W p = d_.slide(cur.packed, cur.blank, to);
         ++r.generated;
         const auto g = static_cast<std::uint16_t>(cur.g + 1);
         const auto idx = static_cast<std::uint32_t>(nodes_.size());
@@ -164,8 +164,8 @@ class BestFirst {
             if constexpr (kStored) vstore_.reserve(store_limit);
           }
           nodes_.push_back({p, e.node, g, static_cast<std::uint8_t>(to), 0});
-          const int tile = D::tile_at(cur.packed, to);
-          const V vchild = Ops<H>::update(h_, vcur, p, to, tile, to, cur.blank, 1 << 20);
+          W after{};
+          const V vchild = Ops<H>::slide(h_, d_, vcur, cur.packed, cur.blank, to, 1 << 20, after);
           const int hv = Ops<H>::h(vchild);
           hval_.push_back(static_cast<std::uint32_t>(hv));
           if constexpr (kStored) vstore_.push_back(h_.store(vchild));

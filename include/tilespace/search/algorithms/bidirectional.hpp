@@ -59,9 +59,9 @@ Result bidirectional(const D& d, const State& start, const Limits& limits, Trace
       ++r.expanded;
       const BasicNode<W> n = me.nodes[i];
       if (tr) tr->expand(me.tid[i]);
-      const auto& nb = d.board.neighbours(n.blank);
+      const auto& nb = d.moves(n.blank);
       for (int k = 0; k < nb.count; ++k) {
-        const W p = D::move(n.packed, n.blank, nb.cell[k]);
+        const W p = d.slide(n.packed, n.blank, nb.cell[k]);
         ++r.generated;
         const auto idx = static_cast<std::uint32_t>(me.nodes.size());
         if (me.seen.insert(p, idx) != idx) {

@@ -42,9 +42,9 @@ class BreadthFirst {
       ++r.expanded;
       const BasicNode<W> n = nodes_[head];
       if (tr) tr->expand(tid_[head]);
-      const auto& nb = d_.board.neighbours(n.blank);
+      const auto& nb = d_.moves(n.blank);
       for (int k = 0; k < nb.count; ++k) {
-        const W p = D::move(n.packed, n.blank, nb.cell[k]);
+        const W p = d_.slide(n.packed, n.blank, nb.cell[k]);
         ++r.generated;
         const auto idx = static_cast<std::uint32_t>(nodes_.size());
         if (seen_.insert(p, idx) != idx) {

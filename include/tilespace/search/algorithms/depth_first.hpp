@@ -20,8 +20,10 @@ namespace detail {
 // Returns true when the goal is found (path then ends with it), false otherwise; sets
 // r.stopped when a limit is hit.
 // `tr`/`tid`: the trace and this node's id in it (kTraced only: untraced runs compile without it).
+// `prev`: the blank's cell before the last move (-1 at the root); in the multi-tile metric no move
+// goes along the last move's line (two such moves make one or none: no shortest path has them).
 template <bool kTraced, SearchDomain D>
-bool dfs(const D& d, std::vector<typename D::Word>& path, int blank, int limit, Result& r, Budget& budget,
+bool dfs(const D& d, std::vector<typename D::Word>& path, int blank, int prev, int limit, Result& r, Budget& budget,
          Trace* tr, std::uint32_t tid) {
   using W = typename D::Word;
   const W p = path.back();
@@ -34,9 +36,12 @@ bool dfs(const D& d, std::vector<typename D::Word>& path, int blank, int limit, 
   ++r.expanded;
   if constexpr (kTraced) tr->expand(tid);
   const int g = static_cast<int>(path.size());  // of the children
-  const auto& nb = d.board.neighbours(blank);
+  const auto& nb = d.moves(blank);
+  const bool came_along_row = d.multi() && prev >= 0 && d.along_row(prev, blank);
+  const bool came_along_column = d.multi() && prev >= 0 && !came_along_row;
   for (int k = 0; k < nb.count; ++k) {
-    const W q = D::move(p, blank, nb.cell[k]);
+    if (nb.horizontal[k] ? came_along_row : came_along_column) continue;
+    const W q = d.slide(p, blank, nb.cell[k]);
     ++r.generated;
     bool on_path = false;  // no early exit: the compiler vectorises the scan
     for (const W x : path) on_path |= x == q;
@@ -45,7 +50,7 @@ bool dfs(const D& d, std::vector<typename D::Word>& path, int blank, int limit, 
     if (on_path) continue;
     path.push_back(q);
     r.peak_open = std::max<std::uint64_t>(r.peak_open, path.size());
-    if (dfs<kTraced>(d, path, nb.cell[k], limit, r, budget, tr, cid)) return true;
+    if (dfs<kTraced>(d, path, nb.cell[k], blank, limit, r, budget, tr, cid)) return true;
     path.pop_back();
     if (r.stopped != Stop::None) return false;
   }
@@ -56,8 +61,8 @@ bool dfs(const D& d, std::vector<typename D::Word>& path, int blank, int limit, 
 template <SearchDomain D>
 bool dfs_root(const D& d, std::vector<typename D::Word>& path, int blank, int limit, Result& r, Budget& budget,
               Trace* tr) {
-  if (tr) return dfs<true>(d, path, blank, limit, r, budget, tr, tr->root(D::trace_word(path.back()), 0));
-  return dfs<false>(d, path, blank, limit, r, budget, nullptr, Trace::kNone);
+  if (tr) return dfs<true>(d, path, blank, -1, limit, r, budget, tr, tr->root(D::trace_word(path.back()), 0));
+  return dfs<false>(d, path, blank, -1, limit, r, budget, nullptr, Trace::kNone);
 }
 
 template <SearchDomain D>

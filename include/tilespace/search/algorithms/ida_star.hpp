@@ -14,6 +14,7 @@
 
 #include "tilespace/board.hpp"
 #include "tilespace/search/concepts.hpp"
+#include "tilespace/search/domain.hpp"
 #include "tilespace/search/result.hpp"
 #include "tilespace/search/trace.hpp"
 #include "tilespace/state.hpp"
@@ -70,7 +71,7 @@ struct IdaStar {
   // Set from d: the goal word, and the static board's entries (null: the run-time loop).
   using Entry = int (IdaStar::*)(W, int, VArg, std::uint32_t, std::uint32_t);
   const W goal_ = d.goal_packed;
-  const Entry* entries_ = static_entries(d.board);
+  const Entry* entries_ = d.multi() ? nullptr : static_entries(d.board);
 
   // Precondition: g + h(v) <= bound; blanks[g] == blank. Returns true when the goal is found below
   // `p` (blanks[g+1..] then holds the rest of the path); sets `stop` when a limit stopped it.
@@ -84,8 +85,10 @@ struct IdaStar {
       for (int i = 0; i < nb.count; ++i)
         if (nb.cell[i] == prev_blank) k = static_cast<int>(nb.dir[i]);
       res = (this->*entries_[5 * blank + k])(p, g, v, q, tid);
+    } else if (d.multi()) {
+      res = node<true>(p, blank, prev_blank, g, v, q, tid);
     } else {
-      res = node(p, blank, prev_blank, g, v, q, tid);
+      res = node<false>(p, blank, prev_blank, g, v, q, tid);
     }
     stop = res == kStopped;
     return res == kFound;
@@ -112,8 +115,9 @@ struct IdaStar {
     return kOn;
   }
 
-  // The child where the blank moves from `blank` to `to` (direction `dir`); `below` searches it.
-  template <class Below>
+  // The child where the blank moves from `blank` to `to` (direction `dir`; kMulti: any cell of its
+  // row or column); `below` searches it.
+  template <bool kMulti = false, class Below>
   [[gnu::always_inline]] int child(W p, int blank, int to, Dir dir, int g, VArg v, std::uint32_t q,
                                    std::uint32_t tid, int cap, Below&& below) {
     std::uint32_t cq = 0;
@@ -121,10 +125,17 @@ struct IdaStar {
       cq = fsm->next(q, dir);
       if (cq == A::kDead) return kOn;
     }
-    const int tile = D::tile_at(p, to);
-    const W c = D::move(p, blank, to);
+    W c{};
+    const V cv = [&] {
+      if constexpr (kMulti) {
+        return O::slide(h, d, v, p, blank, to, cap, c);
+      } else {
+        const int tile = D::tile_at(p, to);
+        c = D::move(p, blank, to);
+        return O::update(h, v, c, to, tile, to, blank, cap);
+      }
+    }();
     ++generated;
-    const V cv = O::update(h, v, c, to, tile, to, blank, cap);
     const int hc = O::h(cv);
     std::uint32_t cid = Trace::kNone;
     if constexpr (kTraced) cid = tr->node(D::trace_word(c), tid, g + 1, hc);
@@ -137,16 +148,25 @@ struct IdaStar {
     return res;
   }
 
-  // A node of any board: the loop over the blank's neighbour table.
+  // A node of any board: the loop over the domain's move list. Single-tile: never back to the
+  // previous cell. Multi-tile: never along the last move's line (two moves along one line make one
+  // move or none, so an optimal path never has them).
+  template <bool kMulti>
   int node(W p, int blank, int prev_blank, int g, VArg v, std::uint32_t q, std::uint32_t tid) {
     if (const int e = enter(p, tid)) return e;
     const int cap = bound - g - 1;
-    const auto& nb = d.board.neighbours(blank);
+    const MoveList& nb = d.moves(blank);
+    const bool came_along_row = kMulti && prev_blank >= 0 && d.along_row(prev_blank, blank);
+    const bool came_along_column = kMulti && prev_blank >= 0 && !came_along_row;
     for (int k = 0; k < nb.count; ++k) {
       const int to = nb.cell[k];
-      if (to == prev_blank) continue;
-      const int res = child(p, blank, to, nb.dir[k], g, v, q, tid, cap, [&](W c, VArg cv, std::uint32_t cq, std::uint32_t cid) {
-        return node(c, to, blank, g + 1, cv, cq, cid);
+      if constexpr (kMulti) {
+        if (nb.horizontal[k] ? came_along_row : came_along_column) continue;
+      } else {
+        if (to == prev_blank) continue;
+      }
+      const int res = child<kMulti>(p, blank, to, nb.dir[k], g, v, q, tid, cap, [&](W c, VArg cv, std::uint32_t cq, std::uint32_t cid) {
+        return node<kMulti>(c, to, blank, g + 1, cv, cq, cid);
       });
       if (res) return res;
     }
@@ -227,7 +247,7 @@ Result ida_star(const D& d, const H& h, const A* fsm, const State& start, const 
       r.path.push_back(cur);
       // The path length is the bound at which the goal was met (every step had f <= bound).
       for (std::size_t k = 1; k < ida.blanks.size() && !(cur == d.goal); ++k) {
-        cur = cur.moved(ida.blanks[k]);
+        cur = cur.slid(ida.blanks[k]);
         r.path.push_back(cur);
       }
       r.solved = true;

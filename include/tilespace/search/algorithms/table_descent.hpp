@@ -29,11 +29,11 @@ inline Result table_descent(const Domain& d, const GoalTable& table, const State
     const std::uint64_t next = r.path[i + 1].packed();
     if (trace) trace->expand(at);
     std::uint32_t chosen = Trace::kNone;
-    const auto& nb = d.board.neighbours(s.blank);
+    const auto& nb = d.moves(s.blank);
     for (int k = 0; k < nb.count; ++k) {
       ++r.generated;
       if (!trace) continue;
-      const State n = s.moved(nb.cell[k]);
+      const State n = s.slid(nb.cell[k]);
       const std::uint32_t id = trace->node(n.packed(), at, static_cast<int>(i) + 1, table.distance(n, d.goal).value_or(0));
       if (n.packed() == next) chosen = id;
     }

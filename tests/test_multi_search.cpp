@@ -1,0 +1,356 @@
+// Optimal search in the multi-tile metric (--metric multi): every solver that takes the metric
+// against the exact multi-tile table (itself checked against a naive BFS and the published radii
+// in test_bfs.cpp), on every 3x3 state and on random 3x4 states; the answers' moves replayed by
+// `check`'s own reader; multi-manhattan admissible and consistent; the move notation both ways.
+#include <catch2/catch.hpp>
+
+#include <memory>
+#include <random>
+#include <string>
+
+#include "support.hpp"
+#include "tilespace/check.hpp"
+#include "tilespace/distance_table.hpp"
+#include "tilespace/errors.hpp"
+#include "tilespace/goal_table.hpp"
+#include "tilespace/search/heuristics.hpp"
+#include "tilespace/search/registry.hpp"
+#include "tilespace/search/solve.hpp"
+#include "tilespace/search/walking_distance.hpp"
+
+using namespace tilespace;
+using namespace tilespace::search;
+
+namespace {
+
+DistanceTable multi_table(const Board& b, int blank) {
+  BfsOptions o;
+  o.metric = Metric::multi;
+  o.threads = 2;
+  return DistanceTable::build(b, blank, o);
+}
+
+// r is a legal multi-tile path from start to goal, and its move text, read back by check's
+// parser and replayed, takes start to goal in as many multi-tile moves.
+void check_multi_path(const Result& r, const State& start, const State& goal) {
+  REQUIRE(r.solved);
+  REQUIRE(r.metric == Metric::multi);
+  CHECK(r.path.front() == start);
+  CHECK(r.path.back() == goal);
+  const Board& b = start.board;
+  for (std::size_t k = 1; k < r.path.size(); ++k) {
+    const State& a = r.path[k - 1];
+    const int to = r.path[k].blank;
+    REQUIRE((b.row(to) == b.row(a.blank) || b.col(to) == b.col(a.blank)));
+    REQUIRE(to != a.blank);
+    REQUIRE(a.slid(to) == r.path[k]);
+  }
+  const Answer ans = parse_answer(r.moves);
+  REQUIRE(ans.moves.size() == r.path.size() - 1);
+  CHECK(tilespace::detail::answered_length(ans, Metric::multi) == r.length());
+  const Replay rep = replay_moves(start, ans.moves, ans.cells);
+  CHECK(rep.step == 0);
+  CHECK(rep.end == goal);
+}
+
+State nth_state(const DistanceTable& t, std::uint64_t r) {
+  const State goal = t.goal();
+  Sequence seq{};
+  const int b = t.ranker().unrank(r, seq);
+  State s{goal.board, {}, b};
+  int k = 0;
+  for (int c = 0; c < goal.cells(); ++c)
+    if (c != b) s.tiles[c] = static_cast<std::uint8_t>(seq[k++] + 1);  // the canonical goal: label + 1
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("the move notation: path_moves writes both metrics, check reads them, slid slides the line", "[multi][search]") {
+  const State goal = canonical_goal(Board(3, 3), 8);  // 1 2 3 / 4 5 6 / 7 8 .
+  const State a = goal.slid(6);                        // L2: 1 2 3 / 4 5 6 / . 7 8
+  CHECK(a.to_string() == "1 2 3 4 5 6 0 7 8");
+  const State b = a.slid(0);  // U2
+  CHECK(b.to_string() == "0 2 3 1 5 6 4 7 8");
+  CHECK(b.slid(1) == b.moved(1));
+  const std::vector<State> path{goal, a, b, b.slid(1)};
+  CHECK(path_moves(path, Metric::multi) == "L2 U2 R");
+  CHECK(path_moves(path, Metric::single) == "LLUUR");
+  for (const char* text : {"L2 U2 R", "L2U2R", "l2,u2,r", "LLUUR"}) {
+    const Answer ans = parse_answer(text);
+    const Replay rep = replay_moves(goal, ans.moves, ans.cells);
+    INFO(text);
+    CHECK(rep.step == 0);
+    CHECK(rep.end == path.back());
+    CHECK(tilespace::detail::answered_length(ans, Metric::single) == 5);
+  }
+  CHECK(tilespace::detail::answered_length(parse_answer("L2 U2 R"), Metric::multi) == 3);
+  CHECK(tilespace::detail::answered_length(parse_answer("LLUUR"), Metric::multi) == 5);
+  const Replay off = replay_moves(goal, parse_answer("L2 U3").moves, parse_answer("L2 U3").cells);
+  CHECK(off.step == 2);
+  CHECK(off.move == 'U');
+  CHECK(off.cells == 3);
+  CHECK(off.end == a);
+  CHECK_THROWS_WITH(parse_answer("R0"), Catch::Contains("count of move 1") && Catch::Contains("1 to 99"));
+  CHECK_THROWS_WITH(parse_answer("U R100"), Catch::Contains("count of move 2"));
+  CHECK_THROWS_WITH(parse_answer("U X"), Catch::Contains("'X' (character 3) is not a move"));
+}
+
+TEST_CASE("multi-manhattan is admissible and consistent in the multi-tile metric on every 8-puzzle state", "[multi][search]") {
+  for (const int blank : {8, 4}) {
+    const DistanceTable t = multi_table(Board(3, 3), blank);
+    const State goal = t.goal();
+    const Domain d(goal, Metric::multi);
+    const MultiManhattan<Domain> h(d);
+    std::uint64_t exact = 0, over = 0, inconsistent = 0;
+    for (std::uint64_t r = 0; r < t.ranker().size(); ++r) {
+      const State s = nth_state(t, r);
+      const int hv = h.eval(s.packed(), s.blank).h;
+      const int dist = t.depths()[r];
+      over += hv > dist;
+      exact += hv == dist;
+      const MoveList& ml = d.moves(s.blank);
+      for (int k = 0; k < ml.count; ++k) {
+        const State n = s.slid(ml.cell[k]);
+        std::uint64_t after = 0;
+        const int hn = Ops<MultiManhattan<Domain>>::h(
+            Ops<MultiManhattan<Domain>>::slide(h, d, h.eval(s.packed(), s.blank), s.packed(), s.blank, ml.cell[k], 1 << 20, after));
+        REQUIRE(after == n.packed());
+        REQUIRE(hn == h.eval(n.packed(), n.blank).h);  // the stepwise update is exact
+        inconsistent += hv > hn + 1;
+      }
+    }
+    INFO("goal blank " << blank << ": exact on " << exact << " states");
+    CHECK(over == 0);
+    CHECK(inconsistent == 0);
+    CHECK(exact > 0);
+  }
+  // Manhattan is not admissible here: an L2 from the goal is one move, and Manhattan says 2.
+  const State goal = canonical_goal(Board(3, 3), 8);
+  const Domain d(goal, Metric::multi);
+  CHECK(Manhattan<Domain>(d).eval(goal.slid(6).packed(), 6) == 2);
+  CHECK(MultiManhattan<Domain>(d).eval(goal.slid(6).packed(), 6).h == 1);
+}
+
+TEST_CASE("every multi-tile solver equals the multi-tile table on the 3x3 states", "[multi][search]") {
+  const DistanceTable t = multi_table(Board(3, 3), 8);
+  const GoalTable gt(t, 8);
+  const State goal = t.goal();
+  // The table's descent and IDA* on the exact heuristic on every state; the searches on
+  // multi-manhattan (about 1 ms a state together) on every 16th state, every 97th under the
+  // sanitizers. Each 97th path is replayed through check's reader.
+  struct Solver {
+    const char* algorithm;
+    const char* heuristic;
+    std::uint64_t stride;
+  };
+  const std::uint64_t sparse = testing::kSanitized ? 97 : 16;
+  const Solver solvers[] = {{"table", "", testing::kSanitized ? 7u : 1u},
+                            {"idastar", "exact", testing::kSanitized ? 7u : 1u},
+                            {"idastar", "multi-manhattan", sparse},
+                            {"astar", "multi-manhattan", sparse}};
+  std::uint64_t solved = 0;
+  for (const Solver& sv : solvers) {
+    SolveOptions o;
+    o.algorithm = sv.algorithm;
+    if (*sv.heuristic) o.heuristic = sv.heuristic;
+    o.table = &gt;
+    o.metric = Metric::multi;
+    for (std::uint64_t r = 0; r < t.ranker().size(); r += sv.stride) {
+      const State s = nth_state(t, r);
+      const Result res = solve(s, goal, o);
+      INFO(sv.algorithm << " " << sv.heuristic << " from " << s.to_string());
+      REQUIRE(res.length() == t.depths()[r]);
+      if (r % 97 == 0) check_multi_path(res, s, goal);
+      ++solved;
+    }
+  }
+  CHECK(solved > 2 * 25000);
+}
+
+TEST_CASE("the other multi-tile solvers on a sample of 3x3 states: optimal ones equal the table, all legal",
+          "[multi][search]") {
+  const DistanceTable t = multi_table(Board(3, 3), 8);
+  const GoalTable gt(t, 8);
+  const State goal = t.goal();
+  std::mt19937_64 rng(29);
+  for (int i = 0; i < (testing::kSanitized ? 12 : 60); ++i) {
+    const std::uint64_t r = rng() % t.ranker().size();
+    const State s = nth_state(t, r);
+    const int opt = t.depths()[r];
+    for (const char* a : {"bfs", "bibfs", "iddfs", "dfs", "greedy", "wastar", "astar"}) {
+      if ((std::string(a) == "iddfs" || std::string(a) == "dfs") && opt > 11) continue;
+      SolveOptions o;
+      o.algorithm = a;
+      o.heuristic = std::string(a) == "astar" ? "exact" : "multi-manhattan";
+      o.table = &gt;
+      o.depth_limit = std::string(a) == "dfs" ? opt : 50;
+      o.metric = Metric::multi;
+      const Result res = solve(s, goal, o);
+      INFO(a << " from " << s.to_string() << " (optimum " << opt << ")");
+      check_multi_path(res, s, goal);
+      if (find_algorithm(a)->optimal) CHECK(res.length() == opt);
+      else CHECK(res.length() >= opt);
+    }
+  }
+}
+
+TEST_CASE("multi-tile search equals the multi-tile table on random 3x4 states", "[multi][search][big]") {
+  const Board b(3, 4);
+  const DistanceTable t = multi_table(b, b.cells() - 1);
+  const GoalTable gt(t, b.cells() - 1);
+  const State goal = t.goal();
+  std::mt19937_64 rng(41);
+  int longest = 0;
+  for (int i = 0; i < 10; ++i) {
+    const std::uint64_t r = rng() % t.ranker().size();
+    const State s = nth_state(t, r);
+    const int opt = t.depths()[r];
+    longest = std::max(longest, opt);
+    for (const char* a : {"idastar", "astar", "bibfs", "table", "idastar:walking-distance"}) {
+      SolveOptions o;
+      const std::string name = a;
+      o.algorithm = name.substr(0, name.find(':'));
+      o.heuristic = name.find(':') == std::string::npos ? "multi-manhattan" : name.substr(name.find(':') + 1);
+      o.table = &gt;
+      o.metric = Metric::multi;
+      const Result res = solve(s, goal, o);
+      INFO(a << " from " << s.to_string());
+      check_multi_path(res, s, goal);
+      CHECK(res.length() == opt);
+    }
+  }
+  CHECK(longest >= 22);
+}
+
+// h never above the table's distance, never dropping by more than one a move, on `states` states
+// of the table (all when 0); returns the mean h.
+template <class H>
+double check_admissible(const DistanceTable& t, const H& h, const Domain& d, std::uint64_t sample, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const std::uint64_t n = sample ? sample : t.ranker().size();
+  std::uint64_t over = 0, inconsistent = 0, sum = 0;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const std::uint64_t r = sample ? rng() % t.ranker().size() : i;
+    const State s = nth_state(t, r);
+    const int hv = Ops<H>::h(h.eval(s.packed(), s.blank));
+    sum += static_cast<std::uint64_t>(hv);
+    over += hv > t.depths()[r];
+    const MoveList& ml = d.moves(s.blank);
+    for (int k = 0; k < ml.count; ++k) {
+      const State m = s.slid(ml.cell[k]);
+      inconsistent += hv > Ops<H>::h(h.eval(m.packed(), m.blank)) + 1;
+    }
+  }
+  CHECK(over == 0);
+  CHECK(inconsistent == 0);
+  return static_cast<double>(sum) / static_cast<double>(n);
+}
+
+TEST_CASE("walking distance is admissible and consistent in both metrics on every 8-puzzle state, and the "
+          "strongest of the multi-tile heuristics", "[multi][search]") {
+  for (const int blank : {8, 4}) {
+    for (const Metric m : {Metric::single, Metric::multi}) {
+      const DistanceTable t = m == Metric::multi ? multi_table(Board(3, 3), blank) : DistanceTable::build(Board(3, 3), blank);
+      const Domain d(t.goal(), m);
+      const WalkingDistance<Domain> wd(d);
+      INFO("goal blank " << blank << ", " << metric_name(m));
+      const double mean_wd = check_admissible(t, wd, d, 0, 1);
+      const double mean_other = m == Metric::multi ? check_admissible(t, MultiManhattan<Domain>(d), d, 0, 1)
+                                                   : check_admissible(t, Manhattan<Domain>(d), d, 0, 1);
+      CHECK(mean_wd > mean_other);
+    }
+  }
+  // 5x5's abstraction is refused, by name, before it takes the memory.
+  const State g25 = canonical_goal(Board(5, 5), 0);
+  CHECK_THROWS_WITH(WalkingDistance<WideDomain>(WideDomain(g25, Metric::multi)), Catch::Contains("more than 1000000 states"));
+}
+
+TEST_CASE("multi-tile search with walking distance equals the multi-tile table on random 2x6 states",
+          "[multi][search][big]") {
+  const Board b(2, 6);
+  const DistanceTable t = multi_table(b, b.cells() - 1);
+  const GoalTable gt(t, b.cells() - 1);
+  const State goal = t.goal();
+  const Domain d(goal, Metric::multi);
+  check_admissible(t, WalkingDistance<Domain>(d), d, 20000, 3);
+  std::mt19937_64 rng(43);
+  for (int i = 0; i < 6; ++i) {
+    const std::uint64_t r = rng() % t.ranker().size();
+    const State s = nth_state(t, r);
+    for (const char* h : {"walking-distance"}) {
+      SolveOptions o;
+      o.algorithm = "idastar";
+      o.heuristic = h;
+      o.metric = Metric::multi;
+      const Result res = solve(s, goal, o);
+      INFO(h << " from " << s.to_string());
+      check_multi_path(res, s, goal);
+      CHECK(res.length() == t.depths()[r]);
+    }
+  }
+}
+
+TEST_CASE("the metric in planning: what takes multi, what refuses it, and the defaults", "[multi][search]") {
+  PlanContext ctx;
+  ctx.board = Board(3, 3);
+  SolveRequest q;
+  q.metric = "multi";
+  SolvePlan p = plan_solve(q, ctx);
+  CHECK(p.metric == Metric::multi);
+  CHECK(p.algorithm == "idastar");
+  CHECK(p.heuristic == "multi-manhattan");
+  CHECK(p.optimal);
+  CHECK_FALSE(p.automaton);
+  ctx.table_available = true;
+  CHECK(plan_solve(q, ctx).algorithm == "table");
+  ctx.board = Board(5, 5);
+  ctx.table_available = false;
+  CHECK(plan_solve(q, ctx).algorithm == "idastar");  // not aidastar
+  CHECK(plan_solve(q, ctx).heuristic == "walking-distance");  // the strongest on 16 cells and more
+  ctx.board = Board(3, 3);
+  ctx.default_heuristic = "manhattan";              // the server's lighter default is single-tile
+  CHECK(plan_solve(q, ctx).heuristic == "multi-manhattan");
+  ctx.board = Board(3, 3);
+  auto refused = [&](SolveRequest r, const char* option, const char* words) {
+    INFO(option << ": " << words);
+    try {
+      plan_solve(r, ctx);
+      FAIL("planned");
+    } catch (const InputError& e) {
+      CHECK(e.about == InputError::About::option);
+      CHECK(e.name == option);
+      CHECK_THAT(e.what(), Catch::Contains(words));
+    }
+  };
+  SolveRequest r = q;
+  r.algorithm = "aidastar";
+  refused(r, "algorithm", "counts single-tile moves");
+  r = q;
+  r.heuristic = "manhattan";
+  refused(r, "heuristic", "multi-manhattan, walking-distance, exact");
+  r = q;
+  r.heuristic = "pdb";
+  refused(r, "heuristic", "counts single-tile moves");
+  r = q;
+  r.trace = true;
+  refused(r, "trace", "--metric multi");
+  r = q;
+  r.automaton = "on";
+  refused(r, "automaton", "--metric multi");
+  r = q;
+  r.metric = "double";
+  refused(r, "metric", "not a metric");
+  // The table of the other metric is refused where it is used.
+  const DistanceTable single = DistanceTable::build(Board(3, 3), 8);
+  const GoalTable gs(single, 8);
+  SolveOptions o;
+  o.algorithm = "table";
+  o.table = &gs;
+  o.metric = Metric::multi;
+  const State goal = canonical_goal(Board(3, 3), 8);
+  CHECK_THROWS_WITH(solve(goal.slid(6), goal, o), Catch::Contains("counts single-tile moves, not multi-tile"));
+  o.algorithm = "astar";
+  o.heuristic = "exact";
+  CHECK_THROWS_WITH(solve(goal.slid(6), goal, o), Catch::Contains("counts single-tile moves, not multi-tile"));
+}
