@@ -291,6 +291,17 @@ TEST_CASE("multi-tile answers from the command line: solve, solve --batch, check
     CHECK(row["length"] == 20);
     CHECK(row["optimal_length"] == 20);
   }
+  // compare --sample evaluates walking distance in the metric asked: lower in multi-tile moves.
+  double means[2] = {0, 0};
+  for (const int multi : {0, 1}) {
+    r = testing::run_cli(std::string("compare --sample 300 --algorithms idastar:walking-distance --json") +
+                             (multi ? " --metric multi" : ""), dir.path);
+    REQUIRE(r.rc == 0);
+    j = json::parse(r.out);
+    means[multi] = j["sample"][0]["mean"];
+    CHECK(j["sample"][0]["max"] <= (multi ? 24 : 31));
+  }
+  CHECK(means[1] < means[0]);
   r = testing::run_cli("verify --metric multi --sample 200 --json", dir.path);
   REQUIRE(r.rc == 0);
   j = json::parse(r.out);

@@ -209,7 +209,7 @@ namespace {
 
 template <class D>
 std::vector<int> values_on(const State& goal, const SolveOptions& o, const std::vector<State>& states) {
-  const D d(goal);
+  const D d(goal, o.metric);  // walking distance depends on the metric
   return with_heuristic(d, o.heuristic, HeuristicSources{o.table, o.pdb}, [&](const auto& hp) {
     using H = typename std::decay_t<decltype(hp)>::element_type;
     std::vector<int> out;
