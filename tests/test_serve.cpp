@@ -861,7 +861,7 @@ TEST_CASE("serve: connections beyond --max-connections are closed, and the serve
   REQUIRE(srv.stop() == 0);
 }
 
-TEST_CASE("serve: metric=multi on query, POST /api/query, stats and solve; refused where it cannot be", "[serve][multi]") {
+TEST_CASE("serve: metric=multi on query, POST /api/query, stats and solve, and refused where it cannot be", "[serve][multi]") {
   testing::TempDir dir;
   Server srv(dir.path);
   httplib::Client cli("127.0.0.1", srv.port());
