@@ -265,9 +265,14 @@ TEST_CASE("walking distance is admissible and consistent in both metrics on ever
       CHECK(mean_wd > mean_other);
     }
   }
-  // 5x5's abstraction is refused, by name, before it takes the memory.
+  // 5x5 and 2x7 are refused, by name, before any abstraction is built.
   const State g25 = canonical_goal(Board(5, 5), 0);
-  CHECK_THROWS_WITH(WalkingDistance<WideDomain>(WideDomain(g25, Metric::multi)), Catch::Contains("more than 1000000 states"));
+  CHECK_THROWS_WITH(WalkingDistance<WideDomain>(WideDomain(g25, Metric::multi)), Catch::Contains("not 5x5"));
+  CHECK_THROWS_WITH(WalkingDistance<Domain>(Domain(canonical_goal(Board(2, 7), 0))), Catch::Contains("not 2x7"));
+  CHECK(walking_distance_takes(Board(4, 4)));
+  CHECK(walking_distance_takes(Board(2, 6)));
+  CHECK(walking_distance_takes(Board(6, 2)));
+  CHECK_FALSE(walking_distance_takes(Board(2, 8)));
 }
 
 TEST_CASE("multi-tile search with walking distance equals the multi-tile table on random 2x6 states",
@@ -311,7 +316,9 @@ TEST_CASE("the metric in planning: what takes multi, what refuses it, and the de
   ctx.board = Board(5, 5);
   ctx.table_available = false;
   CHECK(plan_solve(q, ctx).algorithm == "idastar");  // not aidastar
-  CHECK(plan_solve(q, ctx).heuristic == "walking-distance");  // the strongest on 16 cells and more
+  CHECK(plan_solve(q, ctx).heuristic == "multi-manhattan");  // walking distance does not take 5x5
+  ctx.board = Board(4, 4);
+  CHECK(plan_solve(q, ctx).heuristic == "walking-distance");  // the strongest on 4x4
   ctx.board = Board(3, 3);
   ctx.default_heuristic = "manhattan";              // the server's lighter default is single-tile
   CHECK(plan_solve(q, ctx).heuristic == "multi-manhattan");

@@ -1,6 +1,8 @@
 // The solver registry and the planning step (search/registry.hpp).
 #include "tilespace/search/registry.hpp"
 
+#include "tilespace/search/walking_distance.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -240,7 +242,8 @@ SolvePlan plan_solve(const SolveRequest& q, const PlanContext& ctx) {
                                     (!multi || (find_heuristic(ctx.default_heuristic) && find_heuristic(ctx.default_heuristic)->multi_tile));
     p.heuristic = q.heuristic.value_or(q.pattern ? "pdb"
                                        : front_default_fits ? ctx.default_heuristic
-                                       : multi ? (ctx.board.cells() >= 16 ? "walking-distance" : "multi-manhattan")
+                                       : multi ? (ctx.board.cells() >= 16 && walking_distance_takes(ctx.board) ? "walking-distance"
+                                                                                                              : "multi-manhattan")
                                        : stock_pdb(ctx.board) ? "pdb" : "manhattan");
     const HeuristicInfo* h = find_heuristic(p.heuristic);
     if (!h) throw option_error("heuristic", "unknown heuristic '" + p.heuristic + "' (" + heuristic_names() + ")");

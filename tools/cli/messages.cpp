@@ -116,8 +116,9 @@ const std::vector<std::pair<std::regex, std::string>>& error_forms() {
         {"multi: aidastar counts single-tile moves", "multi：aidastar 按单块计步"},
         {"walking-distance: the (\\S+) board's (row|column) abstraction has more than (\\d+) states.*",
          "walking-distance：$1 棋盘的行或列抽象超过 $3 个状态，请换用其他启发函数"},
-        {"walking-distance: the (\\S+) board's (row|column) abstraction does not fit 64 bits.*",
-         "walking-distance：$1 棋盘的行或列抽象放不进 64 位"},
+        {"walking-distance: takes boards of at most 16 cells whose row and column abstractions pack into 64 bits "
+         "\\(3x3, 3x4, 2x6, 4x4\\), not (\\S+)",
+         "walking-distance：只适用于不超过 16 格、行列抽象能放进 64 位的棋盘（3x3、3x4、2x6、4x4），不适用于 $1"},
         {"the length (\\d+) is above (\\d+)", "长度 $1 超过 $2"},
         {"query needs a START state \\(or - for standard input\\) or --batch FILE", "query 需要初始状态 START（或用 - 表示标准输入）或 --batch FILE"},
         {"give either START or --batch FILE, not both", "START 与 --batch FILE 只能给出一个"},

@@ -14,8 +14,9 @@
 //
 // Cost: the BFS at construction (the 15-puzzle's row abstraction has 24,964 states in the
 // single-tile metric; a few milliseconds), and two hash lookups a node (eval from scratch: O(N)).
-// Boards whose abstraction does not pack into 64 bits (lines * (lines - 1) counts, 2x7 and longer
-// thin boards) or has more than kMaxAbstractStates states (5x5) are refused with an InputError.
+// Boards walking_distance_takes refuses (above 16 cells; 2x7 and longer thin boards, whose
+// abstraction does not pack into 64 bits) are refused with an InputError, and so, as a guard, is
+// an abstraction of more than kMaxAbstractStates states.
 #pragma once
 
 #include <array>
@@ -23,12 +24,23 @@
 #include <cstdint>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "tilespace/errors.hpp"
 #include "tilespace/search/domain.hpp"
 
 namespace tilespace::search {
+
+// Whether walking distance takes `board`: at most 16 cells (the 24-puzzle's abstractions have
+// millions of states), and each abstraction's counts pack into 64 bits (2x7 and longer do not).
+inline bool walking_distance_takes(const Board& b) noexcept {
+  if (b.cells() > kMaxCells) return false;
+  for (const auto [lines, cap] : {std::pair{b.height(), b.width()}, std::pair{b.width(), b.height()}})
+    if (std::bit_width(static_cast<unsigned>(lines - 1)) + lines * (lines - 1) * std::bit_width(static_cast<unsigned>(cap)) > 64)
+      return false;
+  return true;
+}
 
 template <class D>
 struct WalkingDistance {
@@ -105,9 +117,9 @@ struct WalkingDistance {
       multi = d.multi();
       bits = std::bit_width(static_cast<unsigned>(cap));
       blank_bits = std::bit_width(static_cast<unsigned>(lines - 1));
-      if (blank_bits + lines * (lines - 1) * bits > 64)
-        throw InputError("walking-distance: the " + b.name() + " board's " + (by_rows ? "row" : "column") +
-                         " abstraction does not fit 64 bits (at most about 6 lines of 2 cells, 5 of 5)");
+      if (!walking_distance_takes(b))
+        throw InputError("walking-distance: takes boards of at most 16 cells whose row and column abstractions pack "
+                         "into 64 bits (3x3, 3x4, 2x6, 4x4), not " + b.name());
       for (int c = 0; c < b.cells(); ++c) line_of[c] = static_cast<std::uint8_t>(by_rows ? b.row(c) : b.col(c));
       for (int t = 1; t < b.cells(); ++t) goal_line[t] = line_of[d.goal_cell[t]];
       Counts c{};
