@@ -198,7 +198,7 @@ struct WalkingDistanceEntry : Plain<WalkingDistance, WalkingDistanceEntry> {
   static constexpr HeuristicInfo info{
       "walking-distance", true, false, false,
       "Takahashi's walking distance in the metric's moves: rows and columns abstracted to the counts of each goal "
-      "line's tiles, each abstraction's exact distance summed (boards of at most 6 lines of 2 cells, 5 of 5)",
+      "line's tiles, each abstraction's exact distance summed (boards of at most 16 cells: 3x3, 3x4, 2x6, 4x4)",
       /*zero_aware=*/false, /*catalogue=*/false, /*multi_tile=*/true};
 };
 
