@@ -77,6 +77,12 @@ struct BasicDomain {
   const MoveList& moves(int blank) const noexcept { return moves_[blank]; }
   // Whether the blank's move from `from` to `to` (a cell of its row or column) is along its row.
   bool along_row(int from, int to) const noexcept { return row_[from] == row_[to]; }
+  // Whether a move along the blank's row (`horizontal`) or column from `blank` goes along the line
+  // of the last move, from `prev` (-1 at a root): two such moves make one move or none, so the
+  // multi-tile searches that keep to shortest paths never make the second.
+  bool continues_line(int prev, int blank, bool horizontal) const noexcept {
+    return prev >= 0 && along_row(prev, blank) == horizontal;
+  }
   // The one-cell step toward `to` from `blank` (a cell of its row or column): +-1 or +-width.
   int step_toward(int blank, int to) const noexcept {
     const int s = along_row(blank, to) ? 1 : board.width();

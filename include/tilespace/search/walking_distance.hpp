@@ -88,15 +88,13 @@ struct WalkingDistance {
     // each crossed line gives one tile of any goal line it holds to the line it moves into.
     template <class F>
     void moves(Counts& c, int b, F&& f) const {
-      for (const int dir : {-1, 1}) {
-        const int reach = multi ? lines - 1 : 1;
-        give(c, b, b, dir, reach, f);
-      }
+      const int reach = multi ? lines - 1 : 1;
+      for (const int dir : {-1, 1}) give(c, b, dir, reach, f);
     }
-    // The blank has reached line `at` (tiles already moved from the lines between b and at); one
-    // more line: line at+dir gives one tile to line at.
+    // The blank has reached line `at` (tiles already moved from the lines it crossed); one more
+    // line, up to `left`: line at+dir gives one tile to line at.
     template <class F>
-    void give(Counts& c, int b, int at, int dir, int left, F&& f) const {
+    void give(Counts& c, int at, int dir, int left, F&& f) const {
       const int from = at + dir;
       if (left == 0 || from < 0 || from >= lines) return;
       for (int j = 0; j < lines; ++j) {
@@ -104,7 +102,7 @@ struct WalkingDistance {
         --c[from][j];
         ++c[at][j];
         f(c, from);  // the blank now on line `from`
-        give(c, b, from, dir, left - 1, f);
+        give(c, from, dir, left - 1, f);
         ++c[from][j];
         --c[at][j];
       }

@@ -37,10 +37,8 @@ bool dfs(const D& d, std::vector<typename D::Word>& path, int blank, int prev, i
   if constexpr (kTraced) tr->expand(tid);
   const int g = static_cast<int>(path.size());  // of the children
   const auto& nb = d.moves(blank);
-  const bool came_along_row = d.multi() && prev >= 0 && d.along_row(prev, blank);
-  const bool came_along_column = d.multi() && prev >= 0 && !came_along_row;
   for (int k = 0; k < nb.count; ++k) {
-    if (nb.horizontal[k] ? came_along_row : came_along_column) continue;
+    if (d.multi() && d.continues_line(prev, blank, nb.horizontal[k])) continue;
     const W q = d.slide(p, blank, nb.cell[k]);
     ++r.generated;
     bool on_path = false;  // no early exit: the compiler vectorises the scan

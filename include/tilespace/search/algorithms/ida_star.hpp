@@ -156,12 +156,10 @@ struct IdaStar {
     if (const int e = enter(p, tid)) return e;
     const int cap = bound - g - 1;
     const MoveList& nb = d.moves(blank);
-    const bool came_along_row = kMulti && prev_blank >= 0 && d.along_row(prev_blank, blank);
-    const bool came_along_column = kMulti && prev_blank >= 0 && !came_along_row;
     for (int k = 0; k < nb.count; ++k) {
       const int to = nb.cell[k];
       if constexpr (kMulti) {
-        if (nb.horizontal[k] ? came_along_row : came_along_column) continue;
+        if (d.continues_line(prev_blank, blank, nb.horizontal[k])) continue;
       } else {
         if (to == prev_blank) continue;
       }
