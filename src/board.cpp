@@ -57,4 +57,9 @@ std::optional<Metric> parse_metric(std::string_view text) {
   return std::nullopt;
 }
 
+Metric metric_option(std::string_view text) {
+  if (const std::optional<Metric> m = parse_metric(text)) return *m;
+  throw option_error("metric", "'" + std::string(text) + "' is not a metric (single, multi)");
+}
+
 }  // namespace tilespace

@@ -15,6 +15,7 @@
 #include "support.hpp"
 #include "tilespace/bfs.hpp"
 #include "tilespace/engine/layer_kernel.hpp"
+#include "tilespace/errors.hpp"
 #include "tilespace/rank.hpp"
 #include "tilespace/state.hpp"
 
@@ -386,4 +387,14 @@ TEST_CASE("multi-tile: the engines that count single-tile moves refuse the multi
   CHECK(metric_name(Metric::multi) == "multi");
   CHECK(parse_metric("single") == Metric::single);
   CHECK_FALSE(parse_metric("Multi").has_value());
+  // The one check every front end makes of --metric (metric= on the server and in Python).
+  CHECK(metric_option("multi") == Metric::multi);
+  try {
+    metric_option("double");
+    FAIL("accepted");
+  } catch (const InputError& e) {
+    CHECK(e.about == InputError::About::option);
+    CHECK(e.name == "metric");
+    CHECK(std::string(e.what()) == "--metric: 'double' is not a metric (single, multi)");
+  }
 }

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <fstream>
 #include <random>
 #include <set>
 #include <string>
@@ -222,6 +223,32 @@ TEST_CASE("multi-tile answers from the command line: solve, solve --batch, check
     CHECK(j["length"] == 20);
     CHECK(j["heuristic"] == (std::string(a) == "bibfs" ? json(nullptr) : json("multi-manhattan")));
   }
+  // --trace in multi: the file's tree has every child one multi-tile move from its parent, and its
+  // solution is the answer's path.
+  r = testing::run_cli("solve '" + hardest + "' --metric multi -a astar --trace trace.json", dir.path);
+  REQUIRE(r.rc == 0);
+  {
+    std::ifstream in(dir.path / "trace.json");
+    const json t = json::parse(in);
+    CHECK(t["metric"] == "multi");
+    CHECK(t["length"] == 20);
+    REQUIRE(t["data"].size() > 20);
+    const auto state_of = [&](const json& node) {
+      std::string text;
+      for (const auto& v : node["state"]) text += std::to_string(v.get<int>()) + " ";
+      return parse_state(text, b);
+    };
+    int multi_steps = 0;
+    for (const auto& node : t["data"]) {
+      if (node["parent"].is_null()) continue;
+      const State child = state_of(node), parent = state_of(t["data"][node["parent"].get<std::size_t>()]);
+      REQUIRE(is_move(parent, child, Metric::multi));
+      multi_steps += !is_move(parent, child, Metric::single);
+    }
+    CHECK(multi_steps > 0);  // moves of two cells were generated
+    REQUIRE(t["solution"].size() == 21);
+    for (std::size_t k = 0; k < 21; ++k) CHECK(t["data"][t["solution"][k].get<std::size_t>()]["state"] == t["path"][k]);
+  }
   r = testing::run_cli("solve '" + hardest + "' --json", dir.path);  // the single-tile table, beside
   REQUIRE(r.rc == 0);
   CHECK(json::parse(r.out)["length"] == 31);
@@ -323,7 +350,6 @@ TEST_CASE("multi-tile answers from the command line: solve, solve --batch, check
       {"solve '" + hardest + "' --metric multi -a aidastar", "--algorithm"},
       {"solve '" + hardest + "' --metric multi --heuristic manhattan", "--heuristic"},
       {"solve '" + hardest + "' --metric multi -a idastar --automaton on", "--automaton"},
-      {"solve '" + hardest + "' --metric multi --trace t.json", "--trace"},
       {"solve '" + hardest + "' --metric triple", "--metric"},
       {"check answers.txt --metric multi --board 4x4", "--metric"},
       {"random --metric multi", "--metric"},

@@ -898,6 +898,16 @@ TEST_CASE("serve: metric=multi on query, POST /api/query, stats and solve, and r
   REQUIRE(r.status == 200);
   CHECK(r.body["metric"] == "multi");
   CHECK(r.body["length"] == 20);
+  // The table's distances in the answer are multi-tile ones, for the table and for a search.
+  for (const char* alg : {"table", "astar"}) {
+    r = get(cli, std::string("/api/solve?metric=multi&start=8+6+7+2+5+4+3+0+1&algorithm=") + alg);
+    REQUIRE(r.status == 200);
+    INFO(alg << " " << r.body.dump());
+    CHECK(r.body["optimal_length"] == 20);
+    REQUIRE(r.body["remaining"].size() == 21);
+    for (int k = 0; k <= 20; ++k) CHECK(r.body["remaining"][k] == 20 - k);
+  }
+  r = get(cli, "/api/solve?metric=multi&start=8+6+7+2+5+4+3+0+1");
   CHECK(r.body["heuristic"] == "multi-manhattan");  // the service's default, manhattan, counts single-tile moves
   r = get(cli, "/api/info");
   REQUIRE(r.status == 200);
@@ -906,12 +916,45 @@ TEST_CASE("serve: metric=multi on query, POST /api/query, stats and solve, and r
   // Bad metrics: 400 naming the parameter.
   for (const std::string url : {"/api/query?metric=triple&start=1+2+3+4+5+6+7+0+8", "/api/stats?metric=multi&board=4x4",
                                 "/api/solve?metric=multi&algorithm=aidastar&start=8+6+7+2+5+4+3+0+1",
-                                "/api/solve?metric=multi&trace=1&start=8+6+7+2+5+4+3+0+1"}) {
+                                "/api/random?metric=multi&board=4x4&depth=10", "/api/random?metric=two"}) {
     r = get(cli, url);
     INFO(url << " " << r.body.dump());
     CHECK(r.status == 400);
-    CHECK(r.body.value("param", "") == (url.find("aidastar") != std::string::npos ? "algorithm"
-                                        : url.find("trace") != std::string::npos  ? "trace"
-                                                                                   : "metric"));
+    CHECK(r.body.value("param", "") == (url.find("aidastar") != std::string::npos ? "algorithm" : "metric"));
   }
+  // The viewer's search tree in multi: a trace whose children are one multi-tile move from their
+  // parents, some of them two cells.
+  r = get(cli, "/api/solve?metric=multi&trace=1&algorithm=idastar&start=8+6+7+2+5+4+3+0+1");
+  REQUIRE(r.status == 200);
+  CHECK(r.body["length"] == 20);
+  REQUIRE(r.body["data"].size() > 20);
+  int longer = 0;
+  for (const auto& node : r.body["data"]) {
+    if (node["parent"].is_null()) continue;
+    const auto& parent = r.body["data"][node["parent"].get<std::size_t>()]["state"];
+    std::vector<int> a(parent.begin(), parent.end()), c(node["state"].begin(), node["state"].end());
+    const int pa = static_cast<int>(std::find(a.begin(), a.end(), 0) - a.begin());
+    const int pc = static_cast<int>(std::find(c.begin(), c.end(), 0) - c.begin());
+    REQUIRE((pa / 3 == pc / 3 || pa % 3 == pc % 3));  // along the blank's row or column
+    longer += std::abs(pa / 3 - pc / 3) + std::abs(pa % 3 - pc % 3) > 1;
+  }
+  CHECK(longer > 0);
+  // /api/random's length in either metric: the same uniform state, its distance in the metric asked;
+  // with a depth, a state at that many multi-tile moves.
+  r = get(cli, "/api/random?metric=multi&seed=7");
+  REQUIRE(r.status == 200);
+  auto single = get(cli, "/api/random?seed=7");
+  REQUIRE(single.status == 200);
+  CHECK(r.body["state"] == single.body["state"]);
+  CHECK(r.body["metric"] == "multi");
+  CHECK(single.body["metric"] == "single");
+  CHECK(r.body["length"].get<int>() < single.body["length"].get<int>());
+  r = get(cli, "/api/random?metric=multi&depth=24&seed=3");
+  REQUIRE(r.status == 200);
+  CHECK(r.body["length"] == 24);
+  std::string start;
+  for (const auto& v : r.body["state"]) start += std::to_string(v.get<int>()) + "+";
+  r = get(cli, "/api/query?metric=multi&start=" + start);
+  REQUIRE(r.status == 200);
+  CHECK(r.body["length"] == 24);
 }

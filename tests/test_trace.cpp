@@ -18,8 +18,9 @@ using namespace tilespace::search;
 
 namespace {
 
-// Checks the tree's shape; returns the number of roots.
-std::size_t check_tree(const Trace& t, const Board& b) {
+// Checks the tree's shape (every child one move of `metric` from its parent); returns the number
+// of roots.
+std::size_t check_tree(const Trace& t, const Board& b, Metric metric = Metric::single) {
   const auto& nodes = t.nodes();
   std::vector<int> child_of(nodes.size(), 0);
   std::size_t roots = 0;
@@ -47,7 +48,8 @@ std::size_t check_tree(const Trace& t, const Board& b) {
     REQUIRE(nodes[i].expansion >= expansion_of[p]);  // during or after the parent's expansion
     REQUIRE(nodes[i].g == nodes[p].g + 1);
     const State ps = State::unpack(b, nodes[p].packed), cs = State::unpack(b, nodes[i].packed);
-    REQUIRE(ps.moved(cs.blank) == cs);  // one move away
+    REQUIRE(is_move(ps, cs, metric));  // one move away
+    if (metric == Metric::single) REQUIRE(ps.moved(cs.blank) == cs);
     ++child_of[p];
   }
   return roots;
@@ -56,31 +58,39 @@ std::size_t check_tree(const Trace& t, const Board& b) {
 }  // namespace
 
 TEST_CASE("trace: every algorithm records the search it ran, and its solution is the path", "[trace]") {
+  // In both metrics: a multi-tile trace's children are one multi-tile move from their parents.
+  const Metric metric = GENERATE(Metric::single, Metric::multi);
+  const bool multi = metric == Metric::multi;
+  CAPTURE(metric_name(metric));
   const Board b(3, 3);
   const State goal = canonical_goal(b, 8);
-  const auto dist = testing::naive_bfs(goal);
+  const auto dist = testing::naive_bfs(goal, metric);
   testing::TempDir dir;
   StoreOptions so;
   so.dir = dir.path;
+  so.bfs.metric = metric;
   TableStore store(so);
   const GoalTable& table = store.goal(b, 8);
+  REQUIRE(table.metric() == metric);
   std::mt19937_64 rng(77);
   std::vector<State> starts{parse_state("2 4 3 7 1 6 0 5 8"), goal};
   while (starts.size() < 6) {
     State s = testing::random_state(b, rng);
-    if (solvable(s, goal) && dist.at(s.packed()) <= 12) starts.push_back(s);
+    if (solvable(s, goal) && dist.at(s.packed()) <= (multi ? 9 : 12)) starts.push_back(s);
   }
+  const std::string h1 = multi ? "multi-manhattan" : "manhattan";
   const std::vector<std::pair<std::string, std::string>> runs{
       {"table", ""},     {"bfs", ""},     {"bibfs", ""},      {"dfs", ""},          {"iddfs", ""},
-      {"greedy", "manhattan"}, {"astar", "manhattan"}, {"astar", "misplaced"}, {"wastar", "linear-conflict"},
-      {"idastar", "manhattan"}, {"idastar", "exact"}};
+      {"greedy", h1}, {"astar", h1}, {"astar", multi ? "walking-distance" : "misplaced"},
+      {"wastar", multi ? "walking-distance" : "linear-conflict"}, {"idastar", h1}, {"idastar", "exact"}};
   for (const State& s : starts) {
     for (const auto& [alg, heu] : runs) {
       CAPTURE(s.to_string(), alg, heu);
       SolveOptions o;
       o.algorithm = alg;
-      o.heuristic = heu.empty() ? "manhattan" : heu;
-      o.depth_limit = 20;
+      o.heuristic = heu.empty() ? h1 : heu;
+      o.metric = metric;
+      o.depth_limit = multi ? 12 : 20;
       o.table = &table;
       const Result plain = solve(s, goal, o);
       Trace t(1'000'000);
@@ -93,7 +103,7 @@ TEST_CASE("trace: every algorithm records the search it ran, and its solution is
       REQUIRE(r.generated == plain.generated);
       REQUIRE_FALSE(t.truncated());
 
-      const std::size_t roots = check_tree(t, b);
+      const std::size_t roots = check_tree(t, b, metric);
       // One node per generated node (iterative algorithms: plus one root per extra iteration).
       REQUIRE(t.nodes().size() == r.generated + (roots - (alg == "bibfs" ? 2 : 1)));
       REQUIRE(t.expansions().size() == r.expanded);
@@ -103,16 +113,19 @@ TEST_CASE("trace: every algorithm records the search it ran, and its solution is
         REQUIRE(roots == (alg == "bibfs" ? 2u : 1u));
       }
       // h is the heuristic's value (0 for the uninformed algorithms; the table's for "table").
-      const Domain d(goal);
+      const Domain d(goal, metric);
       for (const auto& n : t.nodes()) {
         const State ns = State::unpack(b, n.packed);
         if (alg == "table" || heu == "exact") REQUIRE(n.h == dist.at(n.packed));
         else if (heu == "manhattan") REQUIRE(n.h == Manhattan(d).eval(n.packed, ns.blank));
+        else if (heu == "multi-manhattan") REQUIRE(n.h == MultiManhattan<Domain>(d).eval(n.packed, ns.blank).h);
         else if (heu == "misplaced") REQUIRE(n.h == Misplaced(d).eval(n.packed, ns.blank));
         else if (heu.empty()) REQUIRE(n.h == 0);
       }
-      // The solution: node ids whose states are the returned path.
+      // The solution: node ids whose states are the returned path, of the table's length where
+      // the algorithm is optimal.
       REQUIRE(r.solved);
+      if (alg != "dfs" && alg != "greedy" && alg != "wastar") REQUIRE(r.length() == dist.at(s.packed()));
       const auto& sol = t.solution();
       REQUIRE(sol.size() == r.path.size());
       for (std::size_t i = 0; i < sol.size(); ++i) REQUIRE(State::unpack(b, t.nodes()[sol[i]].packed) == r.path[i]);

@@ -32,6 +32,9 @@ inline constexpr std::array<char, 4> kDirLetter{'U', 'D', 'L', 'R'};
 enum class Metric : std::uint8_t { single = 0, multi = 1 };
 std::string_view metric_name(Metric m) noexcept;            // "single", "multi"
 std::optional<Metric> parse_metric(std::string_view text);  // the names above; nullopt otherwise
+// The value of a --metric option (metric= on the server and in Python): parse_metric, else the
+// InputError "--metric: 'X' is not a metric (single, multi)". Every front end's one check.
+Metric metric_option(std::string_view text);
 
 class Board {
  public:

@@ -194,11 +194,7 @@ std::string multi_tile_heuristics() {
 SolvePlan plan_solve(const SolveRequest& q, const PlanContext& ctx) {
   SolvePlan p;
   const bool packed = is_packed(ctx.board);
-  if (q.metric) {
-    const std::optional<Metric> m = parse_metric(*q.metric);
-    if (!m) throw option_error("metric", "'" + *q.metric + "' is not a metric (single, multi)");
-    p.metric = *m;
-  }
+  if (q.metric) p.metric = metric_option(*q.metric);
   const bool multi = p.metric == Metric::multi;
   const bool pdb_asked = (q.heuristic && find_heuristic(*q.heuristic) && find_heuristic(*q.heuristic)->pattern_database) ||
                          q.pattern.has_value();
@@ -273,9 +269,7 @@ SolvePlan plan_solve(const SolveRequest& q, const PlanContext& ctx) {
     p.needs_table = alg->needs_table;
   }
 
-  // Traces are recorded on packed boards, by the searches that record one, in the single-tile
-  // metric (the viewer animates one tile a step).
-  if (q.trace && multi) throw option_error("trace", "records single-tile searches; it does not apply with --metric multi");
+  // Traces are recorded on packed boards, by the searches that record one, in either metric.
   if ((q.trace || q.trace_limit) && !packed)
     throw option_error(q.trace ? "trace" : "trace-limit",
                        "records searches on boards of at most " + std::to_string(kMaxCells) + " cells, not " + ctx.board.name());

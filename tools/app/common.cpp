@@ -58,11 +58,7 @@ std::function<void(const std::string&)> notes(const Common& c) {
   return [wording = c.wording](const std::string& s) { note_on_stderr(wording(s)); };
 }
 
-Metric metric_option(const Common& c) {
-  const std::optional<Metric> m = parse_metric(c.metric);
-  if (!m) throw option_error("metric", "'" + c.metric + "' is not a metric (single, multi)");
-  return *m;
-}
+Metric metric_option(const Common& c) { return tilespace::metric_option(c.metric); }
 
 void require_table_metric(Metric m, const Board& board) {
   if (m != Metric::single && !table_can_exist(board))

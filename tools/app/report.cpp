@@ -43,6 +43,9 @@ json path_json(const search::Result& r) {
 
 json solve_json(const State& s, const State& goal, const std::string& algorithm, const std::string& heuristic,
                 const search::Result& r, const GoalTable* t) {
+  if (t && t->metric() != r.metric)  // a table of the other metric would give wrong distances
+    throw std::logic_error("solve_json: a " + std::string(metric_name(t->metric())) + "-tile table for a " +
+                           std::string(metric_name(r.metric)) + "-tile answer");
   json j = result_json(s, goal, algorithm, heuristic, r);
   j["path"] = path_json(r);
   j["optimal_length"] = t && solvable(s, goal) ? json(t->distance(s, goal).value_or(-1)) : json(nullptr);

@@ -109,7 +109,6 @@ const std::vector<std::pair<std::regex, std::string>>& error_forms() {
         {"(.*) \\(character (\\d+)\\) is not a digit: .*", "第 $2 个字符 $1 不是数字：答案应为移动（U、D、L、R，或带格数：R3）、长度或 'unreachable'"},
         {"the count of move (\\d+) \\(character (\\d+)\\) must be 1 to (\\d+)", "第 $1 步（第 $2 个字符）的格数必须在 1 到 $3 之间"},
         {"(\\S+) counts single-tile moves; in the multi-tile metric use (.*)", "$1 按单块计步；按多块计步时请用 $2"},
-        {"records single-tile searches; it does not apply with --metric multi", "只记录按单块计步的搜索，不适用于 --metric multi"},
         {"prunes single-tile move strings; it does not apply with --metric multi", "只剪除按单块计步的移动序列，不适用于 --metric multi"},
         {"applies with --depth \\(the reachable states are the same in both metrics\\)", "只与 --depth 一起使用（两种计步方式下可达的状态相同）"},
         {"the distance table of (\\S+) counts (\\S+)-tile moves, not (\\S+)-tile ones", "$1 的距离表按 $2 计步，而不是按 $3 计步"},

@@ -108,11 +108,7 @@ const GoalTable& table_for(Session& s, const State& goal, Metric metric = Metric
 }
 
 // metric= ("single" or "multi"; None: single).
-Metric metric_arg(const std::optional<std::string>& text) {
-  app::Common c;
-  c.metric = text.value_or("single");
-  return app::metric_option(c);
-}
+Metric metric_arg(const std::optional<std::string>& text) { return metric_option(text.value_or("single")); }
 
 // ---- distance, distances ----
 

@@ -63,7 +63,7 @@ int cmd_serve(Common& c, const ServeFlags& f) {
   Service service(c, f);
   Routes routes(service, f);
   // The 8-puzzle's usual table, ready before the first request (built if missing).
-  service.table(Board(3, 3), 8);
+  service.table(Board(3, 3), 8, Metric::single);
 
   HttpLimits limits;
   // One I/O thread per two cores: on loopback with the client on the same 2 cores, one thread

@@ -47,10 +47,9 @@ const GoalTable* Service::table(const Board& b, int blank, Metric m) { return so
 
 Metric Service::metric_param(const Params& p, const Board& board) {
   try {
-    app::Common c;
-    c.metric = p.get("metric").value_or("single");
-    app::require_table_metric(c, board);
-    return app::metric_option(c);
+    const Metric m = metric_option(p.get("metric").value_or("single"));
+    app::require_table_metric(m, board);
+    return m;
   } catch (const InputError& e) {
     throw http_error(e);
   }
@@ -270,7 +269,7 @@ std::string Service::solve(const HttpRequest& req) {
   }
   // The exact distances along the path in the answer, when the goal's table is at hand.
   const GoalTable* t = out.table;
-  if (!t && solvable(s, pr.goal)) t = table(pr.goal.board, pr.goal.blank);
+  if (!t && solvable(s, pr.goal)) t = table(pr.goal.board, pr.goal.blank, out.plan.metric);
   return solve_document(solve_json(s, pr.goal, out.plan.algorithm, out.heuristic, out.result, t), out.trace.get(),
                         s.board);
 }
@@ -293,16 +292,21 @@ json Service::stats(const HttpRequest& req) {
 }
 
 json Service::random(const HttpRequest& req) {
-  const Params p(req, {"goal", "board", "depth", "seed"});
+  const Params p(req, {"goal", "board", "depth", "seed", "metric"});
   const Problem pr = parse_pair(p, false);
+  // The metric of the depth and of the length answered; the states drawn without a depth are
+  // uniform in either.
+  const Metric m = metric_param(p, pr.goal.board);
   // The same generator as `tilespace random` (random_states.hpp).
   const GoalTable* t = nullptr;
   try {
     const RandomOptions o = parse_random_options(p.get("seed"), p.get("depth"));
     const bool walks = o.depth && !app::RandomSampler::needs_table(pr.goal.board);  // 4x4, 5x5: searched
     if (o.depth && !walks) {
-      t = table(pr.goal.board, pr.goal.blank);
-      if (!t) throw option_error("depth", "needs the distance table of " + pr.goal.board.name() + ", which is not built");
+      t = table(pr.goal.board, pr.goal.blank, m);
+      if (!t)
+        throw option_error("depth", "needs the " + std::string(m == Metric::multi ? "multi-tile " : "") +
+                                        "distance table of " + pr.goal.board.name() + ", which is not built");
     }
     std::optional<Slot> slot;
     if (walks) slot.emplace(take_slot());
@@ -312,8 +316,8 @@ json Service::random(const HttpRequest& req) {
     } catch (const DataError& e) {  // pattern databases that take long to build: `tilespace build` first
       throw HttpError(404, "depth", e.what());
     }
-    if (!t && !walks) t = table(pr.goal.board, pr.goal.blank);
-    json j{{"board", s.board.name()}, {"goal", tiles_json(pr.goal)}, {"state", tiles_json(s)}};
+    if (!t && !walks) t = table(pr.goal.board, pr.goal.blank, m);
+    json j{{"board", s.board.name()}, {"goal", tiles_json(pr.goal)}, {"state", tiles_json(s)}, {"metric", metric_name(m)}};
     j["length"] = walks ? json(*o.depth) : t ? json(t->distance(s, pr.goal).value_or(-1)) : json(nullptr);
     return j;
   } catch (const InputError& e) {

@@ -44,9 +44,9 @@ class Service {
   // The table for goals on `b` with the blank on `blank` (TableStore::goal: the cell's own or its
   // blank class's): from memory or disk, built when small; null when the board cannot have one or
   // no file of the class was built.
-  const GoalTable* table(const Board& b, int blank, Metric m = Metric::single);
+  const GoalTable* table(const Board& b, int blank, Metric m);
   // The table of the goal, or HttpError 404 saying why there is none and how to build it.
-  const GoalTable& need_table(const State& goal, Metric m = Metric::single);
+  const GoalTable& need_table(const State& goal, Metric m);
   // The metric= parameter on `board` (single when absent): HttpError 400 about it when it is not a
   // metric, or multi where no table can exist.
   static Metric metric_param(const Params& p, const Board& board);

@@ -283,9 +283,112 @@ async function main() {
   check(await text('step-counter') === '0 / 8', `after opening the trace file the step counter shows '${await text('step-counter')}'`);
   ok(`offline trace (idastar, ${offline.data.length} nodes in ${1 + Math.max(...offline.process.map((e) => e.iteration))} iterations) opened from disk: tree and 8-move animation shown`);
 
+  await multiTile(page, base, tid, text);
+
   noPageErrors();
   check(external.length === 0, `the page requested an external URL: ${external[0]}`);
   ok('no page errors, no dialogs, no requests outside the server');
+}
+
+// 10. The multi-tile metric: the control, its table's histogram and hardest states, a solve whose
+// moves of several cells slide their whole run at once, its search tree, the comparison, the click
+// editor, an offline multi-tile trace, and back to single-tile.
+const MULTI_START = '8 6 7 2 5 4 3 0 1'; // 31 single-tile moves, 20 multi-tile
+async function multiTile(page, base, tid, text) {
+  const hist = () => page.locator('[data-testid="hist-svg"] rect.bar').count();
+  await tid('metric-select').selectOption('multi');
+  await page.waitForFunction(() => document.querySelector('[data-testid="hist-svg"]').dataset.metric === 'multi', null, { timeout: 30_000 });
+  const caption = await text('hist-caption');
+  check(/radius 24\b/.test(caption) && /multi-tile moves/.test(caption), `multi-tile histogram caption: '${caption}' (the published radius is 24)`);
+  check(await hist() === 25, `the multi-tile histogram has ${await hist()} bars, expected 25 (depths 0..24)`);
+  const stats = await getJson(`${base}api/stats?board=3x3&metric=multi`);
+  check(stats.status === 200 && stats.body.radius === 24, `GET /api/stats?metric=multi: ${stats.status} radius ${stats.body && stats.body.radius}`);
+  const heights = await page.$$eval('[data-testid="hist-svg"] rect.bar title', (ts) => ts.map((t) => +(/: ([\d,]+) state/.exec(t.textContent) || [0, '-1'])[1].replace(/,/g, '')));
+  check(JSON.stringify(heights) === JSON.stringify(stats.body.histogram), `the drawn bars ${JSON.stringify(heights)} are not the multi-tile histogram ${JSON.stringify(stats.body.histogram)}`);
+  const hardest = (await page.locator('[data-testid="hardest-select"] option').first().textContent()) || '';
+  check(/24 multi-tile moves/.test(hardest), `the Hardest list reads '${hardest}'`);
+  check(/&metric=multi$/.test(await page.evaluate(() => location.hash)), 'the address does not keep metric=multi');
+  const heuristicOff = await page.$eval('[data-testid="heuristic-select"] option[value="manhattan"]', (o) => o.disabled);
+  check(heuristicOff && (await tid('heuristic-select').inputValue()) === 'multi-manhattan',
+    `in multi, manhattan is ${heuristicOff ? '' : 'not '}disabled and the heuristic is '${await tid('heuristic-select').inputValue()}'`);
+  ok(`metric control: multi-tile histogram (radius 24, ${await hist()} bars = /api/stats), '${hardest.trim()}', single-tile heuristics disabled`);
+
+  // The comparison counts multi-tile moves: every algorithm but the single-tile-only ones.
+  const info = (await getJson(`${base}api/info`)).body;
+  const multiAlgos = info.algorithms.filter((a) => a.multi_tile).length;
+  await tid('compare-button').click();
+  await page.waitForFunction(() => /^done/.test(document.querySelector('[data-testid="compare-status"]').textContent), null, { timeout: 75_000 });
+  const cbars = await page.locator('[data-testid="compare-svg"] rect.cbar.exp').count();
+  check(cbars === multiAlgos && multiAlgos < info.algorithms.length, `the multi-tile comparison charts ${cbars} algorithms; ${multiAlgos} of ${info.algorithms.length} count multi-tile moves`);
+  ok(`multi-tile comparison: ${cbars} algorithms (${await text('compare-status')})`);
+
+  await tid('start-input').fill(MULTI_START);
+  await page.waitForFunction(() => /optimal distance: 20 multi-tile moves/.test(document.querySelector('[data-testid="start-depth"]').textContent));
+  await tid('algorithm-select').selectOption('idastar');
+  await tid('solve-button').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="step-counter"]').dataset.total === '20', null, { timeout: 30_000 });
+  const moves = await page.$$eval('[data-testid="moves-display"] span', (ss) => ss.map((s) => s.textContent));
+  check(moves.length === 20 && moves.every((m) => /^[UDLR]\d?$/.test(m)), `the moves list shows ${JSON.stringify(moves)}`);
+  const k = moves.findIndex((m) => /\d/.test(m));
+  check(k >= 0, `no move of several cells in ${moves.join(' ')}`);
+  const q = `board=3x3&start=${tiles(MULTI_START).join(',')}&goal=${tiles(GOAL).join(',')}&algorithm=idastar&heuristic=multi-manhattan&metric=multi&trace=1`;
+  const tr = await getJson(`${base}api/solve?${q}`);
+  check(tr.status === 200 && tr.body.moves === moves.join(' '), `GET /api/solve?${q}: ${tr.status} '${tr.body && tr.body.moves}'`);
+  check(await text('tree-node-count') === String(tr.body.data.length), `tree node count '${await text('tree-node-count')}', the multi-tile trace has ${tr.body.data.length}`);
+  ok(`solved in multi with idastar: 20 moves '${moves.join(' ')}', search tree of ${tr.body.data.length} nodes`);
+
+  // Step onto move k+1 (k cells): every tile of its run slides at once.
+  await page.locator('[data-testid="moves-display"] span').nth(k - 1 >= 0 ? k - 1 : 0).click();
+  if (k === 0) await tid('reset-button').click();
+  const beforeStep = tiles(await tid('anim-board').getAttribute('data-state'));
+  await tid('step-button').click();
+  const cells = +moves[k].slice(1);
+  const moved = ((await tid('anim-board').getAttribute('data-moved')) || '').split(' ').filter(Boolean).map(Number);
+  const glowing = await page.locator('[data-testid="anim-board"] g.tile.moving').count();
+  const afterStep = tiles(await tid('anim-board').getAttribute('data-state'));
+  const changed = beforeStep.filter((t, i) => t !== 0 && afterStep[i] !== t).sort((a, b) => a - b);
+  check(moved.length === cells && glowing === cells && JSON.stringify(moved) === JSON.stringify(changed),
+    `move ${k + 1} '${moves[k]}' slid tiles [${moved}] (${glowing} highlighted), expected the ${cells} tiles [${changed}]`);
+  check(await text('step-counter') === `${k + 1} / 20` && await text('remaining-distance') === String(19 - k),
+    `after move ${k + 1}: step '${await text('step-counter')}', remaining '${await text('remaining-distance')}'`);
+  ok(`move ${k + 1} '${moves[k]}': tiles ${moved.join(', ')} slide together; remaining ${19 - k}`);
+  await page.evaluate(() => { const s = document.querySelector('[data-testid="speed-input"]'); s.value = s.max; s.dispatchEvent(new Event('input')); });
+  await tid('play-button').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="step-counter"]').dataset.step === '20', null, { timeout: 30_000 });
+  await sleep(400);
+  check(await tid('anim-board').getAttribute('data-state') === GOAL, 'the multi-tile animation does not end on the goal');
+  const banner = await text('goal-reached');
+  check(banner === 'Goal reached in 20 multi-tile moves' && await text('remaining-distance') === '0', `at the end: banner '${banner}', remaining '${await text('remaining-distance')}'`);
+  ok(`multi-tile animation played to the goal: '${banner}'`);
+  await page.screenshot({ path: path.join(opts.out, 'viewer-e2e-multi.png'), fullPage: true });
+
+  // The click editor slides a whole run: a tile two cells from the blank.
+  const before = tiles(await tid('start-input').inputValue());
+  const blank = before.indexOf(0);
+  const far = await page.$$eval('[data-testid="start-editor"] g.etile.movable', (gs) => gs.map((g) => +g.dataset.cell));
+  const two = far.find((c) => Math.abs((c % 3) - (blank % 3)) + Math.abs(Math.floor(c / 3) - Math.floor(blank / 3)) === 2);
+  check(two !== undefined && far.length === 4, `in multi, the movable tiles are at cells [${far}] for the blank at ${blank}`);
+  await page.locator(`[data-testid="start-editor"] g.etile[data-cell="${two}"]`).click();
+  await page.waitForFunction((b) => document.querySelector('[data-testid="start-input"]').value !== b, before.join(' '));
+  const after = tiles(await tid('start-input').inputValue());
+  const diff = before.map((v, i) => (v !== after[i] ? i : -1)).filter((i) => i >= 0);
+  check(diff.length === 3 && after[two] === 0, `clicking the tile at cell ${two} changed '${before.join(' ')}' to '${after.join(' ')}', not one two-cell slide`);
+  ok(`click editor in multi: two tiles slid at once, '${before.join(' ')}' -> '${after.join(' ')}'`);
+
+  // An offline multi-tile trace switches the page to its metric.
+  await tid('metric-select').selectOption('single');
+  await page.waitForFunction(() => document.querySelector('[data-testid="hist-svg"]').dataset.metric === 'single');
+  check(!/metric=/.test(await page.evaluate(() => location.hash)) && await hist() === 32, 'back in single-tile: the address or the histogram still shows multi');
+  const traceFile = path.join(opts.out, 'viewer-e2e-multi-trace.json');
+  const run = spawnSync(opts.tilespace, ['solve', '-a', 'astar', '--metric', 'multi', '--db', opts.db, '--trace', traceFile,
+    '--goal', tiles(GOAL).join(' '), MULTI_START], { encoding: 'utf8', timeout: 30_000 });
+  check(run.status === 0, `tilespace solve --metric multi --trace exited ${run.status}: ${(run.stderr || '').trim()}`);
+  await tid('trace-file').setInputFiles(traceFile);
+  await page.waitForFunction(() => document.querySelector('[data-testid="step-counter"]').dataset.total === '20', null, { timeout: 20_000 });
+  check(await tid('metric-select').inputValue() === 'multi', 'opening a multi-tile trace did not switch the metric');
+  await page.waitForFunction(() => document.querySelector('[data-testid="hist-svg"]').dataset.metric === 'multi', null, { timeout: 20_000 });
+  ok('offline multi-tile trace (solve --metric multi --trace) opened: metric multi, 20-move animation, multi-tile histogram');
+  await tid('metric-select').selectOption('single');
 }
 
 main().then(async () => {

@@ -1,7 +1,7 @@
 // The HTTP side: api() wraps fetch for `tilespace serve` (tools/viewer/API.md) and never throws;
 // queryDistance() asks the table for one state's optimal distance, cached.
 import { stateKey } from './puzzle.js';
-import { S } from './state.js';
+import { S, metricParam } from './state.js';
 
 /** fetch wrapper that never throws: {ok, status, data} or {ok:false, status, error, param, aborted}. */
 export async function api(path, params, opts = {}) {
@@ -28,11 +28,11 @@ export async function api(path, params, opts = {}) {
   return { ok: true, status: resp.status, data };
 }
 
-/** Optimal distance of one state from the table (cached). null when unknown. */
-export async function queryDistance(board, goal, state, signal) {
-  const k = `${board}|${stateKey(goal)}|${stateKey(state)}`;
+/** Optimal distance of one state in `metric` from the table (cached). null when unknown. */
+export async function queryDistance(board, goal, state, metric, signal) {
+  const k = `${board}|${stateKey(goal)}|${stateKey(state)}|${metric || 'single'}`;
   if (S.distCache.has(k)) return S.distCache.get(k);
-  const r = await api('/api/query', { board, start: state, goal }, { signal });
+  const r = await api('/api/query', { board, start: state, goal, metric: metricParam(metric) }, { signal });
   if (!r.ok) return null;
   const v = r.data.reachable === false ? null : (typeof r.data.length === 'number' ? r.data.length : null);
   S.distCache.set(k, v);

@@ -1,7 +1,8 @@
-// The Solution card: the big board animated move by move, the step controls and the moves list,
-// and the small chart of the remaining optimal distance along the path.
+// The Solution card: the big board animated move by move (a multi-tile move slides every tile of
+// its run at once), the step controls and the moves list, and the small chart of the remaining
+// optimal distance along the path.
 import { $, chartSize } from './util.js';
-import { stateKey, stateText } from './puzzle.js';
+import { moveTitle, moveTokens, stateKey, stateText } from './puzzle.js';
 import { A, S } from './state.js';
 
 const SPEEDS = [0.5, 1, 2, 3, 5, 8, 15]; // moves per second
@@ -26,7 +27,8 @@ export function drawAnimBoard(state, prev, animate, boardOpt) {
     .attr('width', cell - 4).attr('height', cell - 4).attr('rx', 5);
   const goal = (S.result && A.goal) || S.goal;
   const items = state.map((t, i) => ({ t, i })).filter((d) => d.t !== 0);
-  const movedTile = prev ? state[prev.indexOf(0)] : -1;
+  // The tiles this move slides: one in the single-tile metric, the whole run in the multi-tile one.
+  const moved = new Set(prev ? state.filter((t, i) => t !== 0 && prev[i] !== t) : []);
   const sel = gTiles.selectAll('g.tile').data(items, (d) => d.t);
   sel.exit().remove();
   const pos = (d) => `translate(${pad + (d.i % board.w) * cell},${pad + Math.floor(d.i / board.w) * cell})`;
@@ -36,7 +38,8 @@ export function drawAnimBoard(state, prev, animate, boardOpt) {
   const all = enter.merge(sel);
   all.attr('data-cell', (d) => d.i)
     .classed('home', (d) => goal && goal[d.i] === d.t)
-    .classed('moving', (d) => d.t === movedTile);
+    .classed('moving', (d) => moved.has(d.t));
+  svg.attr('data-moved', [...moved].sort((a, b) => a - b).join(' '));
   all.select('rect').attr('width', cell - 4).attr('height', cell - 4);
   all.select('text').attr('x', cell / 2).attr('y', cell / 2).style('font-size', `${Math.round(cell * 0.38)}px`).text((d) => d.t);
   if (animate) {
@@ -82,7 +85,7 @@ export function updateStepInfo() {
   rem.title = d === undefined ? 'asking the table…' : `optimal distance of this board to the goal (path has ${n - A.k} moves left)`;
   const atGoal = A.k === n && A.goal && stateKey(A.path[n]) === stateKey(A.goal);
   $('goal-banner').hidden = !atGoal;
-  $('goal-banner').textContent = atGoal ? `Goal reached in ${n} move${n === 1 ? '' : 's'}` : '';
+  $('goal-banner').textContent = atGoal ? `Goal reached in ${n}${A.metric === 'multi' ? ' multi-tile' : ''} move${n === 1 ? '' : 's'}` : '';
   d3.select('#anim-board').classed('solved', !!atGoal);
   drawProfile();
   const spans = $('moves').children;
@@ -137,10 +140,10 @@ export function renderMoves(moves) {
   const box = $('moves');
   box.textContent = '';
   const frag = document.createDocumentFragment();
-  [...moves].forEach((m, i) => {
+  moveTokens(moves).forEach((m, i) => {
     const s = document.createElement('span');
     s.textContent = m;
-    s.title = `move ${i + 1}: blank goes ${{ U: 'up', D: 'down', L: 'left', R: 'right' }[m] || m}`;
+    s.title = `move ${i + 1}: ${moveTitle(m)}`;
     s.addEventListener('click', () => { stopAnim(); setStep(i + 1, false); });
     frag.appendChild(s);
   });

@@ -1,10 +1,10 @@
-// Compare all: every algorithm run on the instance (max 5 s each), charted by nodes expanded and
-// time, with each one's result.
+// Compare all: every algorithm that counts the metric's moves run on the instance (max 5 s each),
+// charted by nodes expanded and time, with each one's result.
 import { $, chartSize, fmt, ms } from './util.js';
 import { S, instKey } from './state.js';
 import { api } from './api.js';
 import { readFields } from './instance.js';
-import { solveParams } from './solver.js';
+import { countsIn, solveParams } from './solver.js';
 
 export function abortCompare() { if (S.compareCtl) { S.compareCtl.abort(); S.compareCtl = null; } }
 export function clearCompare(msg) {
@@ -18,8 +18,8 @@ export async function runCompare() {
   if (!readFields() || !S.info) return;
   const ctl = new AbortController();
   S.compareCtl = ctl;
-  S.compareKey = instKey(S.board.name, S.start, S.goal);
-  const algos = S.info.algorithms || [];
+  S.compareKey = instKey(S.board.name, S.start, S.goal, S.metric);
+  const algos = (S.info.algorithms || []).filter((a) => countsIn(a, S.metric));
   const heur = $('heuristic-select').value;
   S.compareRows = algos.map((a) => ({ name: a.name, optimal: a.optimal, heuristic: a.uses_heuristic ? heur : null, state: 'pending' }));
   $('compare-button').textContent = 'Stop';
@@ -49,7 +49,7 @@ export async function runCompare() {
     $('compare-button').textContent = 'Compare all';
     const opt = S.compareRows.find((r) => r.res && typeof r.res.optimal_length === 'number');
     $('compare-status').textContent = `done: ${algos.length} algorithms, max 5 s each` + (opt ? ` · optimal length ${opt.res.optimal_length}` : '') +
-      (heur ? ` · heuristic ${heur}` : '');
+      (heur ? ` · heuristic ${heur}` : '') + (S.metric === 'multi' ? ' · multi-tile moves' : '');
   }
 }
 export function drawCompare() {

@@ -1,4 +1,5 @@
-// The depth histogram of the goal's table (log or linear), with the start's depth marked.
+// The depth histogram of the goal's table in the metric chosen (log or linear), with the start's
+// depth marked.
 import { $, chartSize, fmt } from './util.js';
 import { S } from './state.js';
 
@@ -15,7 +16,9 @@ export function drawHistogram() {
     return;
   }
   const hist = st.histogram;
-  $('hist-caption').textContent = `${fmt(st.states)} states · radius ${st.radius} · mean ${typeof st.mean === 'number' ? st.mean.toFixed(2) : '–'} · x: moves from the goal`;
+  const unit = st.metric === 'multi' ? 'multi-tile moves' : 'moves';
+  $('hist-caption').textContent = `${fmt(st.states)} states · radius ${st.radius} · mean ${typeof st.mean === 'number' ? st.mean.toFixed(2) : '–'} · x: ${unit} from the goal`;
+  svgEl.dataset.metric = st.metric || 'single';
   const m = { l: 50, r: 12, t: 14, b: 24 };
   const logScale = $('hist-log').checked;
   const x = d3.scaleBand().domain(d3.range(hist.length)).range([m.l, width - m.r]).paddingInner(0.12);

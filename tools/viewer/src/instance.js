@@ -1,8 +1,9 @@
-// The Instance card: board, start and goal (text fields and click editors), the address hash,
-// the start's optimal distance, the goal's table statistics and the Hardest list.
+// The Instance card: board, metric, start and goal (text fields and click editors), the address
+// hash, the start's optimal distance, the goal's table statistics and the Hardest list (both in the
+// metric chosen).
 import { $, debounce, fmt } from './util.js';
-import { factorialHalf, neighbourCells, parseBoard, parseTiles, solvable, stateText } from './puzzle.js';
-import { S, instKey, tableKey } from './state.js';
+import { factorialHalf, moveTargets, parseBoard, parseTiles, slideBlank, solvable, stateText } from './puzzle.js';
+import { S, instKey, isMulti, metricParam, tableKey } from './state.js';
 import { api, queryDistance } from './api.js';
 import { setFieldError } from './errors.js';
 import { clearResult } from './results.js';
@@ -33,6 +34,7 @@ export function ensureBoardOption(name) {
 }
 export function updateBoardNote() {
   $('board-note').textContent = `${S.board.n - 1}-puzzle · ${fmt(factorialHalf(S.board.n))} states`;
+  $('metric-note').textContent = isMulti(S.metric) ? 'a move slides a run of tiles' : 'a move slides one tile';
 }
 
 /** Parse both fields, mark errors, update S.start/S.goal. Returns true when both are valid. */
@@ -58,7 +60,7 @@ function drawEditor(svgId, tiles, onChange) {
   svg.selectAll('rect.frame').data([0]).join('rect').attr('class', 'frame')
     .attr('x', 0.5).attr('y', 0.5).attr('rx', 4).attr('width', w * cell + 2 * pad - 1).attr('height', h * cell + 2 * pad - 1);
   const blank = tiles.indexOf(0);
-  const movable = new Set(neighbourCells(blank, w, h));
+  const movable = new Set(moveTargets(blank, w, h, S.metric));
   const items = tiles.map((t, i) => ({ t, i })).filter((d) => d.t !== 0);
   const sel = svg.selectAll('g.etile').data(items, (d) => d.t);
   sel.exit().remove();
@@ -75,13 +77,12 @@ function drawEditor(svgId, tiles, onChange) {
     .attr('transform', (d) => `translate(${pad + (d.i % w) * cell},${pad + Math.floor(d.i / w) * cell})`);
   all.on('click', (ev, d) => {
     const cur = tiles.indexOf(d.t), b = tiles.indexOf(0);
-    if (!neighbourCells(b, w, h).includes(cur)) return;
-    const next = tiles.slice();
-    next[b] = d.t; next[cur] = 0;
-    onChange(next);
+    if (!moveTargets(b, w, h, S.metric).includes(cur)) return;
+    onChange(slideBlank(tiles, cur, w)); // multi: the tiles between slide with it
   });
 }
 export function drawEditors() {
+  $('editor-hint').textContent = isMulti(S.metric) ? "click a tile in the blank's row or column" : 'click a tile next to the blank';
   drawEditor('start-editor', S.start, (s) => { S.start = s; writeFields(); instanceChanged(); });
   drawEditor('goal-editor', S.goal, (g) => { S.goal = g; writeFields(); instanceChanged(); });
 }
@@ -92,16 +93,16 @@ export function instanceChanged(opts = {}) {
   $('instance-error').textContent = '';
   if (!ok) { $('start-depth').textContent = ''; return; }
   drawEditors();
-  const key = instKey(S.board.name, S.start, S.goal);
+  const key = instKey(S.board.name, S.start, S.goal, S.metric);
   if (S.result && S.resultKey !== key && !opts.keepResult) clearResult('Instance changed: press Solve.');
   if (!S.result) drawAnimBoard(S.start, null, false);
   if (S.compareKey && S.compareKey !== key) { abortCompare(); clearCompare('Instance changed: press “Compare all” again.'); }
   saveHash();
   refreshTables();
 }
-/** The instance in the address (#board=3x3&start=...&goal=...), so a reload or a shared link shows it again. */
+/** The instance in the address (#board=3x3&start=...&goal=...[&metric=multi]), so a reload or a shared link shows it again. */
 function saveHash() {
-  const h = `#board=${S.board.name}&start=${S.start.join(',')}&goal=${S.goal.join(',')}`;
+  const h = `#board=${S.board.name}&start=${S.start.join(',')}&goal=${S.goal.join(',')}` + (isMulti(S.metric) ? '&metric=multi' : '');
   if (location.hash !== h) { try { history.replaceState(null, '', h); } catch (e) { /* file:// or sandboxed */ } }
 }
 export function loadHash() {
@@ -111,29 +112,32 @@ export function loadHash() {
   const st = parseTiles(q.get('start') || '', b), gl = parseTiles(q.get('goal') || '', b);
   if (st.error || gl.error) return;
   S.board = b; S.start = st.tiles; S.goal = gl.tiles;
+  S.metric = q.get('metric') === 'multi' ? 'multi' : 'single';
+  $('metric-select').value = S.metric;
 }
 const refreshTables = debounce(() => { loadTables(); }, 120);
 
 /** Fetch stats (cached) and the start's depth; draw the histogram. Resolves when drawn. */
 export async function loadTables() {
   const gen = ++S.instGen;
-  const board = S.board, start = S.start.slice(), goal = S.goal.slice();
+  const board = S.board, start = S.start.slice(), goal = S.goal.slice(), metric = S.metric;
   const reach = solvable(start, goal, board.w);
-  const tk = tableKey(board.name, goal);
+  const tk = tableKey(board.name, goal, metric);
   $('start-depth').textContent = reach ? 'optimal distance …' : '';
   if (!reach) setDepthText(null, false);
   const statsP = S.statsCache.has(tk) ? Promise.resolve(S.statsCache.get(tk))
-    : api('/api/stats', { board: board.name, goal }).then((r) => {
+    : api('/api/stats', { board: board.name, goal, metric: metricParam(metric) }).then((r) => {
       const v = r.ok ? r.data : { error: r.error, status: r.status, param: r.param };
       if (r.ok || r.status === 400 || r.status === 404) S.statsCache.set(tk, v);
       return v;
     });
-  const depthP = reach ? queryDistance(board.name, goal, start) : Promise.resolve(null);
+  const depthP = reach ? queryDistance(board.name, goal, start, metric) : Promise.resolve(null);
   const [stats, depth] = await Promise.all([statsP, depthP]);
   if (gen !== S.instGen) return;
   S.stats = stats && !stats.error ? stats : null;
   S.startDepth = depth;
-  const noTable = !!(stats && stats.error && stats.status === 404);
+  // No table: 404 (not built, or too large), or 400 about the metric (multi on 4x4: none can exist).
+  const noTable = !!(stats && stats.error && (stats.status === 404 || stats.param === 'metric'));
   if (reach) setDepthText(depth, true, noTable);
   const warn = $('board-warn');
   warn.textContent = noTable ? stats.error : '';
@@ -148,8 +152,9 @@ function setDepthText(depth, reachable, noTable) {
   el.classList.remove('muted');
   if (!reachable) { el.textContent = 'unreachable from the goal (parity)'; el.style.color = 'var(--err)'; return; }
   el.style.color = '';
+  const unit = isMulti(S.metric) ? ' multi-tile moves' : '';
   if (depth === undefined || depth === null) { el.textContent = noTable ? 'optimal distance: no table' : 'optimal distance: ?'; return; }
-  el.textContent = `optimal distance: ${depth}`;
+  el.textContent = `optimal distance: ${depth}${unit}`;
 }
 
 
@@ -164,7 +169,7 @@ function fillHardest() {
   }
   sel.disabled = false;
   const shown = st.farthest.length, total = st.farthest_count || shown;
-  head.textContent = `Hardest (${st.radius} moves, ${fmt(total)} state${total === 1 ? '' : 's'})…`;
+  head.textContent = `Hardest (${st.radius}${isMulti(st.metric) ? ' multi-tile' : ''} moves, ${fmt(total)} state${total === 1 ? '' : 's'})…`;
   sel.appendChild(head);
   const frag = document.createDocumentFragment();
   const rnd = document.createElement('option');

@@ -5,11 +5,11 @@
 'use strict'; // modules are strict; esbuild keeps this directive at the top of the classic-script bundle
 import { $, debounce } from './util.js';
 import { canonicalGoal, parseBoard, scramble } from './puzzle.js';
-import { A, S, instKey } from './state.js';
+import { A, S, instKey, isMulti } from './state.js';
 import { api } from './api.js';
 import { clearSolverErrors, setFieldError, setStatus, showApiError } from './errors.js';
 import { drawEditors, ensureBoardOption, instanceChanged, loadHash, loadTables, populateBoards, readFields, updateBoardNote, writeFields } from './instance.js';
-import { populateSolverSelects, solve, updateSolverInputs } from './solver.js';
+import { applyMetric, populateSolverSelects, solve, updateSolverInputs } from './solver.js';
 import { clearResult } from './results.js';
 import { drawAnimBoard, drawProfile, play, setStep, stopAnim, updateSpeedLabel, updateStepInfo } from './board.js';
 import { drawHistogram } from './histogram.js';
@@ -27,7 +27,7 @@ function wire() {
     abortCompare();
     S.board = b;
     S.goal = canonicalGoal(b.n);
-    S.start = scramble(S.goal, b.w, b.h, 40 + Math.floor(Math.random() * 20));
+    S.start = scramble(S.goal, b.w, b.h, 40 + Math.floor(Math.random() * 20), S.metric);
     setFieldError('board', '');
     writeFields();
     updateBoardNote();
@@ -35,11 +35,25 @@ function wire() {
     clearCompare('Press “Compare all” to run every algorithm on this instance.');
     instanceChanged();
   });
-  // A link or an edited address (#board=…&start=…&goal=…) sets the instance without a reload.
+  // The metric: every table, distance, solve, comparison and chart follows it.
+  $('metric-select').addEventListener('change', () => {
+    const m = $('metric-select').value === 'multi' ? 'multi' : 'single';
+    if (m === S.metric) return;
+    stopAnim();
+    abortCompare();
+    S.metric = m;
+    applyMetric();
+    updateBoardNote();
+    clearResult('Metric changed: press Solve.');
+    clearCompare('Metric changed: press “Compare all” again.');
+    instanceChanged();
+  });
+  // A link or an edited address (#board=…&start=…&goal=…[&metric=multi]) sets the instance without a reload.
   window.addEventListener('hashchange', () => {
-    const before = instKey(S.board.name, S.start, S.goal);
+    const before = instKey(S.board.name, S.start, S.goal, S.metric);
     loadHash();
-    if (instKey(S.board.name, S.start, S.goal) === before) return;
+    if (instKey(S.board.name, S.start, S.goal, S.metric) === before) return;
+    applyMetric();
     stopAnim();
     ensureBoardOption(S.board.name);
     updateBoardNote();
@@ -63,7 +77,7 @@ function wire() {
   });
   $('scramble-button').addEventListener('click', () => {
     readFields();
-    S.start = scramble(S.goal, S.board.w, S.board.h, 12 + Math.floor(Math.random() * 12));
+    S.start = scramble(S.goal, S.board.w, S.board.h, (isMulti(S.metric) ? 8 : 12) + Math.floor(Math.random() * 12), S.metric);
     writeFields();
     instanceChanged();
   });

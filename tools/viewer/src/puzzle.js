@@ -1,5 +1,7 @@
 // The sliding-tile puzzle itself, without the page: board names, parsing a typed state, the
-// parity rule for reachability, the blank's neighbours and random slides.
+// parity rule for reachability, the moves of either metric (single: the blank's neighbours;
+// multi: every cell of the blank's row and column, the tiles between sliding together), random
+// slides, and the move notation (`RRDL`, `R2 U D`) read back.
 
 export function parseBoard(s) {
   const m = /^(\d+)x(\d+)$/.exec(String(s || '').trim());
@@ -59,14 +61,48 @@ export function neighbourCells(cell, w, h) {
   if (c < w - 1) out.push(cell + 1);
   return out;
 }
-export function scramble(goal, w, h, moves) {
-  const s = goal.slice();
+/** The cells the blank can move to in one move of `metric` ('single' or 'multi'). */
+export function moveTargets(cell, w, h, metric) {
+  if (metric !== 'multi') return neighbourCells(cell, w, h);
+  const r = Math.floor(cell / w), c = cell % w, out = [];
+  for (let x = 0; x < w; x++) if (x !== c) out.push(r * w + x);
+  for (let y = 0; y < h; y++) if (y !== r) out.push(y * w + c);
+  return out;
+}
+/** The state after the blank travels to `to` along its row or column: the tiles between slide one cell each. */
+export function slideBlank(tiles, to, w) {
+  const s = tiles.slice();
+  const from = s.indexOf(0);
+  const step = Math.floor(from / w) === Math.floor(to / w) ? (to > from ? 1 : -1) : (to > from ? w : -w);
+  for (let at = from; at !== to; at += step) { s[at] = s[at + step]; s[at + step] = 0; }
+  return s;
+}
+/** `moves` random moves of `metric` from goal, never straight back (nor, in multi, along the last move's line). */
+export function scramble(goal, w, h, moves, metric) {
+  let s = goal.slice();
   let prev = -1;
   for (let i = 0; i < moves; i++) {
     const b = s.indexOf(0);
-    const opts = neighbourCells(b, w, h).filter((c) => c !== prev);
+    const sameLine = (c) => prev >= 0 && (metric === 'multi'
+      ? (Math.floor(c / w) === Math.floor(prev / w) && Math.floor(b / w) === Math.floor(prev / w)) || (c % w === prev % w && b % w === prev % w)
+      : c === prev);
+    const opts = moveTargets(b, w, h, metric).filter((c) => !sameLine(c));
     const c = opts[Math.floor(Math.random() * opts.length)];
-    s[b] = s[c]; s[c] = 0; prev = b;
+    s = slideBlank(s, c, w); prev = b;
   }
   return s;
+}
+/** A solution's moves as tokens: `R2 U D` (multi-tile, spaced) or `RRDL` (one letter a move). */
+export function moveTokens(moves) {
+  const t = String(moves || '').trim();
+  if (!t) return [];
+  return /\s/.test(t) || /\d/.test(t) ? t.split(/\s+/) : [...t];
+}
+const DIR_WORD = { U: 'up', D: 'down', L: 'left', R: 'right' };
+/** "blank goes right 2 cells (2 tiles slide)" for the token R2. */
+export function moveTitle(token) {
+  const m = /^([UDLR])(\d*)$/.exec(token);
+  if (!m) return token;
+  const k = m[2] ? +m[2] : 1;
+  return `blank goes ${DIR_WORD[m[1]]}` + (k > 1 ? ` ${k} cells (${k} tiles slide)` : '');
 }

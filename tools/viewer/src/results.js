@@ -25,13 +25,14 @@ export function loadResult(res, sourceLabel) {
   const path = Array.isArray(res.path) ? res.path.filter((s) => Array.isArray(s) && s.length === board.n) : [];
   S.result = res;
   S.resultBoard = board;
-  S.resultKey = instKey(board.name, res.start || S.start, res.goal || S.goal);
+  S.resultKey = instKey(board.name, res.start || S.start, res.goal || S.goal, res.metric);
   $('result-source').textContent = sourceLabel ? '— ' + sourceLabel : '';
   renderSummary(res);
   stopAnim();
   A.path = path;
   A.k = 0;
   A.goal = Array.isArray(res.goal) ? res.goal : S.goal;
+  A.metric = res.metric === 'multi' ? 'multi' : 'single'; // the answer's own (a trace file may differ from the page's)
   A.dist = new Array(path.length).fill(undefined);
   renderMoves(res.moves || '');
   const n = path.length - 1;
@@ -41,7 +42,7 @@ export function loadResult(res, sourceLabel) {
     (res.optimal_length === res.length || (res.optimal_length == null && provenOptimal(res)))) {
     for (let k = 0; k <= n; k++) A.dist[k] = n - k; // every suffix of an optimal path is optimal
   } else if (n >= 0) {
-    fillDistances(board.name, A.goal, path);
+    fillDistances(board.name, A.goal, path, A.metric);
   }
   drawAnimBoard(path.length ? path[0] : (res.start || S.start), null, false, board);
   updateStepInfo();
@@ -72,6 +73,7 @@ function renderSummary(res) {
   let lenCls = '';
   if (solved && typeof res.optimal_length === 'number') lenCls = res.length === res.optimal_length ? 'good' : 'bad';
   add('Length', solved ? String(res.length) : res.solvable === false ? 'unsolvable' : 'not solved', solved ? lenCls : 'bad');
+  add('Metric', res.metric === 'multi' ? 'multi-tile' : 'single-tile');
   add('Optimal', res.optimal_length === null || res.optimal_length === undefined ? (res.solvable === false ? 'none' : '?') : String(res.optimal_length));
   add('Expanded', fmt(res.expanded));
   add('Generated', fmt(res.generated));
@@ -83,13 +85,13 @@ function renderSummary(res) {
   if (Array.isArray(res.data)) add('Trace', `${fmt(res.data.length)} nodes${res.trace_truncated ? ' (truncated at the limit)' : ''}`, (res.trace_truncated ? 'bad ' : '') + 'wide');
 }
 /** Remaining optimal distances along a (possibly non-optimal) path: /api/query per state, 8 at a time. */
-async function fillDistances(board, goal, path) {
+async function fillDistances(board, goal, path, metric) {
   const res = S.result;
   let next = 0;
   const worker = async () => {
     while (next < path.length && S.result === res) {
       const i = next++;
-      const d = await queryDistance(board, goal, path[i]);
+      const d = await queryDistance(board, goal, path[i], metric);
       if (S.result !== res) return;
       A.dist[i] = d === null ? null : d;
       if (i === A.k) updateStepInfo();

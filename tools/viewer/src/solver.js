@@ -1,6 +1,7 @@
-// The Solver inputs (algorithm, heuristic and their options, from /api/info) and the Solve button.
+// The Solver inputs (algorithm, heuristic and their options, from /api/info; in the multi-tile
+// metric, the ones that count single-tile moves are disabled) and the Solve button.
 import { $, fmt } from './util.js';
-import { S } from './state.js';
+import { S, isMulti, metricParam } from './state.js';
 import { api } from './api.js';
 import { clearSolverErrors, setFieldError, setStatus, showApiError } from './errors.js';
 import { readFields } from './instance.js';
@@ -31,6 +32,27 @@ export function populateSolverSelects(info) {
   if ([...as.options].some((o) => o.value === 'astar')) as.value = 'astar';
   if ([...hs.options].some((o) => o.value === 'manhattan')) hs.value = 'manhattan';
   if (info.limits && info.limits.trace_limit) $('trace-limit-input').placeholder = `server default ${fmt(info.limits.trace_limit)}`;
+  applyMetric();
+}
+// Whether an algorithm or heuristic of /api/info counts moves in `metric` (multi_tile: false ones
+// count single-tile moves only; older servers without the key: single-tile only).
+export const countsIn = (entry, metric) => !isMulti(metric) || !!(entry && entry.multi_tile);
+const DEFAULT_HEURISTIC = { single: 'manhattan', multi: 'multi-manhattan' };
+/** The metric's choices: disables what does not count its moves, and moves a selection off them. */
+export function applyMetric() {
+  if (!S.info) return;
+  for (const [id, list, fallback] of [['algorithm-select', S.info.algorithms, 'astar'],
+    ['heuristic-select', S.info.heuristics, DEFAULT_HEURISTIC[S.metric] || 'manhattan']]) {
+    const sel = $(id);
+    for (const o of sel.options) {
+      const entry = list.find((x) => x.name === o.value);
+      o.disabled = !countsIn(entry, S.metric);
+      o.title = o.disabled ? `${o.value} counts single-tile moves` : (entry && entry.description) || '';
+    }
+    const cur = sel.options[sel.selectedIndex];
+    const keep = cur && !cur.disabled && !(id === 'heuristic-select' && cur.value === DEFAULT_HEURISTIC[isMulti(S.metric) ? 'single' : 'multi']);
+    if (!keep && [...sel.options].some((o) => o.value === fallback && !o.disabled)) sel.value = fallback;
+  }
   updateSolverInputs();
 }
 export function updateSolverInputs() {
@@ -47,7 +69,7 @@ function takes(algo, option) {
   return option === 'weight' ? algo.name === 'wastar' : option === 'depth_limit' ? algo.name === 'dfs' || algo.name === 'iddfs' : false;
 }
 export function solveParams(algo, withTrace) {
-  const p = { board: S.board.name, start: S.start, goal: S.goal, algorithm: algo.name };
+  const p = { board: S.board.name, start: S.start, goal: S.goal, algorithm: algo.name, metric: metricParam(S.metric) };
   if (takes(algo, 'heuristic')) p.heuristic = $('heuristic-select').value;
   if (takes(algo, 'weight')) p.weight = $('weight-input').value;
   if (takes(algo, 'depth_limit')) p.depth_limit = $('depth-input').value;

@@ -1,5 +1,5 @@
-// The page's shared state: the instance and caches (S), the solution animation (A), and the keys
-// that tell instances and tables apart.
+// The page's shared state: the instance, its metric and caches (S), the solution animation (A), and
+// the keys that tell instances and tables apart.
 import { canonicalGoal, parseBoard, stateKey } from './puzzle.js';
 
 export const S = {
@@ -7,16 +7,20 @@ export const S = {
   board: parseBoard('3x3'),
   start: [2, 4, 3, 7, 1, 6, 0, 5, 8],
   goal: canonicalGoal(9),
-  statsCache: new Map(), // board|goal -> stats or {error}
-  distCache: new Map(), // board|goal|state -> length|null
+  metric: 'single', // how moves are counted: 'single' or 'multi' (the Metric control, metric= on the API)
+  statsCache: new Map(), // board|goal|metric -> stats or {error}
+  distCache: new Map(), // board|goal|state|metric -> length|null
   result: null,
   resultKey: '',
   solveCtl: null,
   compareCtl: null,
   instGen: 0,
 };
-export const instKey = (b, s, g) => `${b}|${stateKey(s)}|${stateKey(g)}`;
-export const tableKey = (b, g) => `${b}|${stateKey(g)}`;
+export const instKey = (b, s, g, m) => `${b}|${stateKey(s)}|${stateKey(g)}|${m || 'single'}`;
+export const tableKey = (b, g, m) => `${b}|${stateKey(g)}|${m || 'single'}`;
+// metric= for the API: only when multi, so single-tile requests (and their URLs) stay as they were.
+export const metricParam = (m) => (m === 'multi' ? 'multi' : undefined);
+export const isMulti = (m) => m === 'multi';
 
 // The solution animation: the path, the step shown, the distances along it.
-export const A = { path: [], k: 0, dist: [], playing: false, timer: 0, goal: null };
+export const A = { path: [], k: 0, dist: [], playing: false, timer: 0, goal: null, metric: 'single' };

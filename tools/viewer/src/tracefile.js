@@ -5,7 +5,7 @@ import { canonicalGoal, parseBoard } from './puzzle.js';
 import { S } from './state.js';
 import { setStatus } from './errors.js';
 import { ensureBoardOption, instanceChanged, updateBoardNote, writeFields } from './instance.js';
-import { updateSolverInputs } from './solver.js';
+import { applyMetric, updateSolverInputs } from './solver.js';
 import { loadResult } from './results.js';
 import { stopAnim } from './board.js';
 import { abortCompare } from './compare.js';
@@ -28,6 +28,9 @@ export function openTraceFile(file) {
     stopAnim();
     abortCompare();
     S.board = board;
+    S.metric = res.metric === 'multi' ? 'multi' : 'single'; // the trace's metric (files before it: single)
+    $('metric-select').value = S.metric;
+    applyMetric();
     ensureBoardOption(board.name);
     updateBoardNote();
     if (Array.isArray(res.start) && res.start.length === board.n) S.start = res.start.slice();
