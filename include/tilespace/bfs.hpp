@@ -8,8 +8,10 @@
 // from the group's permutation and Lehmer digits packed in nibbles.
 // In the multi-tile metric (BfsOptions::metric) the blank travels k cells at once: a horizontal
 // move is a shift of the lane by k, a vertical one a Lehmer delta over the k*W entries it rotates
-// (engine/layer_kernel.hpp delta_rows); up to W-1 + H-1 targets a state, so a build takes about
-// twice as long (3x4: 2.1 times).
+// (engine/layer_kernel.hpp delta_rows, O(kW) with popcounts); up to W-1 + H-1 targets a state.
+// Tall boards pay for the extra vertical targets, each a random access: 3x4 takes about 1.4 times
+// the single-tile build and 2x6 1.7; on wide boards the extra moves are lane shifts (4x3 about the
+// same time, 6x2 less, having fewer layers).
 // Small boards (at most 10 cells: 3x3, 2x5, 5x2 and smaller) decode every group once, into a table
 // of one word a group (entries and digits), and keep two bitmaps, one bit per group, of the groups
 // with frontier bits in the even / odd layers' lane: a layer visits only those groups, in rank

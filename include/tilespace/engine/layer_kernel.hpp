@@ -194,30 +194,30 @@ inline std::int64_t delta_down(const Geometry& G, const Code& c, int b) {
 // positions b+W-1, b+2W-1, ... move W-1 places back and the others one place on. Only the segment's
 // Lehmer digits change: each entry keeps its count of smaller entries after the segment (its old
 // digit less the smaller ones after it inside the segment) and gets the count inside the segment in
-// the new order. O((kW)^2).
+// the new order. Each count is one popcount of the set of the entries after it inside the segment
+// (entries are below 16, so a set is a 16-bit mask): O(kW).
 template <int W, class Code>
 inline std::int64_t delta_rows(const Geometry& G, const Code& c, int lo, int k, bool up) {
   constexpr int kMaxSegment = kMaxCells;
   const int len = k * W;
-  std::array<unsigned, kMaxSegment> entry{}, order{};
-  std::array<int, kMaxSegment> outside{};
-  for (int i = 0; i < len; ++i) entry[i] = c.entry(lo + i);
-  for (int i = 0; i < len; ++i) {
-    int smaller = 0;
-    for (int j = i + 1; j < len; ++j) smaller += entry[j] < entry[i];
-    outside[i] = static_cast<int>(c.digit(lo + i)) - smaller;
-  }
-  std::array<int, kMaxSegment> from{};  // from[new place] = old place
-  for (int i = 0; i < len; ++i) {
+  std::array<unsigned, kMaxSegment> order{};
+  std::array<int, kMaxSegment> outside{};  // by old place
+  std::uint32_t after = 0;                 // the entries after place i inside the segment
+  for (int i = len - 1; i >= 0; --i) {
+    const unsigned e = c.entry(lo + i);
+    outside[i] = static_cast<int>(c.digit(lo + i)) - std::popcount(after & ((1u << e) - 1u));
+    after |= 1u << e;
     const int to = up ? (i % W == 0 ? i + W - 1 : i - 1) : ((i + 1) % W == 0 ? i - W + 1 : i + 1);
-    from[to] = i;
-    order[to] = entry[i];
+    order[to] = e;
   }
+  // from[new place] = old place, the inverse of the move above.
+  const auto from = [up](int s) { return up ? ((s + 1) % W == 0 ? s - W + 1 : s + 1) : (s % W == 0 ? s + W - 1 : s - 1); };
   std::int64_t delta = 0;
-  for (int s = 0; s < len; ++s) {
-    int smaller = 0;
-    for (int t = s + 1; t < len; ++t) smaller += order[t] < order[s];
-    const int digit = outside[from[s]] + smaller;
+  after = 0;
+  for (int s = len - 1; s >= 0; --s) {
+    const unsigned e = order[s];
+    const int digit = outside[from(s)] + std::popcount(after & ((1u << e) - 1u));
+    after |= 1u << e;
     delta += (digit - static_cast<std::int64_t>(c.digit(lo + s))) * static_cast<std::int64_t>(G.weight[lo + s]);
   }
   return delta;
