@@ -224,27 +224,34 @@ TEST_CASE("multi-tile search equals the multi-tile table on random 3x4 states", 
   CHECK(longest >= 22);
 }
 
-// h never above the table's distance, never dropping by more than one a move, on `states` states
+// h never above the table's distance, never dropping by more than one a move, and its update
+// along every move (Ops::slide, one-cell steps) equal to its value from scratch, on `states` states
 // of the table (all when 0); returns the mean h.
 template <class H>
 double check_admissible(const DistanceTable& t, const H& h, const Domain& d, std::uint64_t sample, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   const std::uint64_t n = sample ? sample : t.ranker().size();
-  std::uint64_t over = 0, inconsistent = 0, sum = 0;
+  std::uint64_t over = 0, inconsistent = 0, sum = 0, stepped_wrong = 0;
   for (std::uint64_t i = 0; i < n; ++i) {
     const std::uint64_t r = sample ? rng() % t.ranker().size() : i;
     const State s = nth_state(t, r);
-    const int hv = Ops<H>::h(h.eval(s.packed(), s.blank));
+    const auto v = h.eval(s.packed(), s.blank);
+    const int hv = Ops<H>::h(v);
     sum += static_cast<std::uint64_t>(hv);
     over += hv > t.depths()[r];
     const MoveList& ml = d.moves(s.blank);
     for (int k = 0; k < ml.count; ++k) {
       const State m = s.slid(ml.cell[k]);
-      inconsistent += hv > Ops<H>::h(h.eval(m.packed(), m.blank)) + 1;
+      const int hm = Ops<H>::h(h.eval(m.packed(), m.blank));
+      inconsistent += hv > hm + 1;
+      std::uint64_t after = 0;
+      stepped_wrong += Ops<H>::h(Ops<H>::slide(h, d, v, s.packed(), s.blank, ml.cell[k], 1 << 20, after)) != hm ||
+                       after != m.packed();
     }
   }
   CHECK(over == 0);
   CHECK(inconsistent == 0);
+  CHECK(stepped_wrong == 0);
   return static_cast<double>(sum) / static_cast<double>(n);
 }
 

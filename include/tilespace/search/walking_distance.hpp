@@ -13,7 +13,10 @@
 // multi-manhattan in the multi-tile one on most states.
 //
 // Cost: the BFS at construction (the 15-puzzle's row abstraction has 24,964 states in the
-// single-tile metric; a few milliseconds), and two hash lookups a node (eval from scratch: O(N)).
+// single-tile metric; a few milliseconds). Incremental: a node carries both abstractions' keys and
+// distances, and a one-cell step changes one key by two count fields and the blank's line, then
+// looks that key up in an open-addressing table (eval from scratch, at the root: O(N) and two
+// lookups).
 // Boards walking_distance_takes refuses (above 16 cells; 2x7 and longer thin boards, whose
 // abstraction does not pack into 64 bits) are refused with an InputError, and so, as a guard, is
 // an abstraction of more than kMaxAbstractStates states.
@@ -57,7 +60,14 @@ struct WalkingDistance {
     bool multi = false;
     std::array<std::uint8_t, kMaxBoardCells> line_of{};    // cell -> its line
     std::array<std::uint8_t, kMaxBoardCells> goal_line{};  // tile -> its goal line
-    std::unordered_map<std::uint64_t, std::uint8_t> dist;
+    std::unordered_map<std::uint64_t, std::uint8_t> dist;  // built by the BFS
+    // The distances again, for lookups during searches: linear probing in a power-of-two table at
+    // most half full, kEmpty marking free slots (no key is all ones: the counts of a line sum to
+    // at most its size).
+    static constexpr std::uint64_t kEmpty = ~std::uint64_t{0};
+    std::vector<std::uint64_t> slot_key;
+    std::vector<std::uint8_t> slot_dist;
+    int slot_shift = 64;
     using Counts = std::array<std::array<std::uint8_t, kMaxLines>, kMaxLines>;  // [line][goal line]
 
     // The key: the blank's line, then counts [i][j] for j < lines - 1 (the last follows from the
@@ -140,24 +150,87 @@ struct WalkingDistance {
         }
         frontier.swap(next);
       }
+      int log2 = 1;
+      while ((std::size_t{1} << log2) < 2 * dist.size()) ++log2;
+      slot_key.assign(std::size_t{1} << log2, kEmpty);
+      slot_dist.assign(std::size_t{1} << log2, 0);
+      slot_shift = 64 - log2;
+      for (const auto& [k, v] : dist) {
+        std::size_t i = slot(k);
+        while (slot_key[i] != kEmpty) i = (i + 1) & (slot_key.size() - 1);
+        slot_key[i] = k;
+        slot_dist[i] = v;
+      }
     }
-
-    int distance(W p, int blank) const {
+    std::size_t slot(std::uint64_t k) const noexcept {
+      return static_cast<std::size_t>((k * 0x9E37'79B9'7F4A'7C15u) >> slot_shift);
+    }
+    // The distance of an abstract state (0 for a key never reached: every reachable state's
+    // abstraction is in the table).
+    int lookup(std::uint64_t k) const noexcept {
+      for (std::size_t i = slot(k);; i = (i + 1) & (slot_key.size() - 1)) {
+        if (slot_key[i] == k) return slot_dist[i];
+        if (slot_key[i] == kEmpty) return 0;
+      }
+    }
+    // The key after the tile on cell `from` slides to the blank's cell `to` (a one-cell step): the
+    // tile's count moves from its line to the blank's, and the blank takes the tile's line. Only
+    // the counts of goal lines 0..lines-2 are fields; the last one's follow from the lines' sizes.
+    std::uint64_t stepped(std::uint64_t k, int tile, int from, int to) const noexcept {
+      const int g = goal_line[tile], lf = line_of[from], lt = line_of[to];
+      if (g + 1 < lines) {
+        const int base = blank_bits + g * bits;
+        k += (std::uint64_t{1} << (base + lt * (lines - 1) * bits)) - (std::uint64_t{1} << (base + lf * (lines - 1) * bits));
+      }
+      return (k & ~((std::uint64_t{1} << blank_bits) - 1)) | static_cast<std::uint64_t>(lf);
+    }
+    std::uint64_t key_of(W p, int blank) const noexcept {
       Counts c{};
       for (int cell = 0; cell < lines * cap; ++cell)
         if (cell != blank) ++c[line_of[cell]][goal_line[D::tile_at(p, cell)]];
-      const auto it = dist.find(key(c, line_of[blank]));
-      return it == dist.end() ? 0 : it->second;  // every reachable state's abstraction is in the table
+      return key(c, line_of[blank]);
     }
+
+    int distance(W p, int blank) const { return lookup(key_of(p, blank)); }
   };
+
+  // What a node carries: both keys and both distances, so that a step looks up only the key it
+  // changes.
+  struct Value {
+    int h = 0;
+    std::uint8_t row_dist = 0, col_dist = 0;
+    std::uint64_t row_key = 0, col_key = 0;
+  };
+  static int value(const Value& v) noexcept { return v.h; }
 
   Lines rows, cols;
   explicit WalkingDistance(const D& d) {
     rows.build(d, true);
     cols.build(d, false);
   }
-  int eval(W p, int blank) const { return rows.distance(p, blank) + cols.distance(p, blank); }
-  int update(int, W after, int blank_after, int, int, int) const { return eval(after, blank_after); }
+  Value eval(W p, int blank) const {
+    Value v;
+    v.row_key = rows.key_of(p, blank);
+    v.col_key = cols.key_of(p, blank);
+    v.row_dist = static_cast<std::uint8_t>(rows.lookup(v.row_key));
+    v.col_dist = static_cast<std::uint8_t>(cols.lookup(v.col_key));
+    v.h = v.row_dist + v.col_dist;
+    return v;
+  }
+  // The tile on `from` slides to `to`, one cell: a vertical step changes the row abstraction only,
+  // a horizontal one the column abstraction only.
+  Value update(const Value& v, W, int, int tile, int from, int to) const noexcept {
+    Value n = v;
+    if (rows.line_of[from] != rows.line_of[to]) {
+      n.row_key = rows.stepped(v.row_key, tile, from, to);
+      n.row_dist = static_cast<std::uint8_t>(rows.lookup(n.row_key));
+    } else {
+      n.col_key = cols.stepped(v.col_key, tile, from, to);
+      n.col_dist = static_cast<std::uint8_t>(cols.lookup(n.col_key));
+    }
+    n.h = n.row_dist + n.col_dist;
+    return n;
+  }
   // The abstractions' sizes (tests, docs).
   std::size_t abstract_states() const noexcept { return rows.dist.size() + cols.dist.size(); }
 };
