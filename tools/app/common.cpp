@@ -63,7 +63,8 @@ Metric metric_option(const Common& c) { return tilespace::metric_option(c.metric
 void require_table_metric(Metric m, const Board& board) {
   if (m != Metric::single && !table_can_exist(board))
     throw option_error("metric", std::string(metric_name(m)) + ": no exact table of " + board.name() +
-                                     " can exist, and its search counts single-tile moves");
+                                     " can exist, and its multi-tile searches take too long for every pair (solve --metric multi "
+                                     "searches one)");
 }
 void require_table_metric(const Common& c, const Board& board) { require_table_metric(metric_option(c), board); }
 

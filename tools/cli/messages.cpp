@@ -130,8 +130,9 @@ const std::vector<std::pair<std::regex, std::string>>& error_forms() {
         {"pattern databases are for one goal: give --goal", "模式数据库只对应一个目标：请给出 --goal"},
         {"build one kind at a time", "请一次只构建一种"},
         {"the build runs on one thread", "构建只用一个线程"},
-        {"(\\S+): no exact table of (\\S+) can exist, and its search counts single-tile moves",
-         "$1：$2 棋盘不可能有精确距离表，而它的搜索按单块计步"},
+        {"(\\S+): no exact table of (\\S+) can exist, and its multi-tile searches take too long for every pair "
+         "\\(solve --metric multi searches one\\)",
+         "$1：$2 棋盘不可能有精确距离表，而它的多块计步搜索太慢，无法逐对回答（solve --metric multi 可搜索单个问题）"},
         {"(\\S+): multi-tile tables are built by the byte engine, and the (\\S+) table needs the two-bit engine",
          "$1：多块计步的距离表由字节引擎构建，而 $2 的距离表需要两位引擎"},
         {"(\\S+): multi-tile tables are built by the byte engine, and the (\\S+) table was asked with --bits (\\d+)",
