@@ -46,7 +46,7 @@ struct Harness {
     flags.max_request = "64K";
     flags.max_memory = "64M";
     service = std::make_unique<Service>(common, flags);
-    service->table(Board(3, 3), 8);  // the 8-puzzle's usual table, built once into the scratch folder
+    service->table(Board(3, 3), 8, Metric::single);  // the 8-puzzle's usual table, built once into the scratch folder
     routes = std::make_unique<Routes>(*service, flags);
     routing = routes->routing();
   }
