@@ -26,8 +26,6 @@ namespace tilespace {
 namespace {
 
 using detail::ByteCode;
-using detail::delta_down;
-using detail::delta_up;
 using detail::Geometry;
 using detail::GroupCursor;
 using detail::NibbleCode;
@@ -194,14 +192,9 @@ class Expander {
       const unsigned v = (odd >> b) & 1u;
       const auto& c = variants.code(v);
       const auto lex = static_cast<std::int64_t>(lex0 + v);
-      if (b >= W) push(static_cast<std::uint64_t>(lex + delta_up<W>(G_, c, b - W)) >> 1, 1u << (b - W));
-      if (b + W < G_.cells) push(static_cast<std::uint64_t>(lex + delta_down<W>(G_, c, b)) >> 1, 1u << (b + W));
-      if constexpr (Multi) {  // the blank travels k >= 2 rows
-        for (int k = 2, to = b - 2 * W; to >= 0; ++k, to -= W)
-          push(static_cast<std::uint64_t>(lex + detail::delta_rows<W>(G_, c, to, k, true)) >> 1, 1u << to);
-        for (int k = 2, to = b + 2 * W; to < G_.cells; ++k, to += W)
-          push(static_cast<std::uint64_t>(lex + detail::delta_rows<W>(G_, c, b, k, false)) >> 1, 1u << to);
-      }
+      detail::vertical_moves<W, Multi>(G_, c, b, [&](int to, std::int64_t delta) {
+        push(static_cast<std::uint64_t>(lex + delta) >> 1, 1u << to);
+      });
     }
   }
 

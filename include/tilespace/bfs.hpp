@@ -7,11 +7,11 @@
 // new rank is the old one plus a Lehmer-code delta over the W rotated entries (O(W), no re-rank),
 // from the group's permutation and Lehmer digits packed in nibbles.
 // In the multi-tile metric (BfsOptions::metric) the blank travels k cells at once: a horizontal
-// move is a shift of the lane by k, a vertical one a Lehmer delta over the k*W entries it rotates
-// (engine/layer_kernel.hpp delta_rows, O(kW) with popcounts); up to W-1 + H-1 targets a state.
-// Tall boards pay for the extra vertical targets, each a random access: 3x4 takes about 1.4 times
-// the single-tile build and 2x6 1.7; on wide boards the extra moves are lane shifts (4x3 about the
-// same time, 6x2 less, having fewer layers).
+// move is a shift of the lane by k, a vertical one a Lehmer delta that is the sum of the k rows'
+// one-row deltas, kept as a running sum (engine/layer_kernel.hpp vertical_moves, O(W) a target);
+// up to W-1 + H-1 targets a state. Tall boards pay for the extra vertical targets, each a random
+// access, but hidden by the prefetch ring: 3x4 and 2x6 take about the single-tile build's time; on
+// wide boards the extra moves are lane shifts (4x3 and 6x2 take less, having fewer layers).
 // Small boards (at most 10 cells: 3x3, 2x5, 5x2 and smaller) decode every group once, into a table
 // of one word a group (entries and digits), and keep two bitmaps, one bit per group, of the groups
 // with frontier bits in the even / odd layers' lane: a layer visits only those groups, in rank

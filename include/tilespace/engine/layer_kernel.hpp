@@ -187,40 +187,28 @@ inline std::int64_t delta_down(const Geometry& G, const Code& c, int b) {
   return delta + (d + smaller) * static_cast<std::int64_t>(G.weight[b]) - d * static_cast<std::int64_t>(G.weight[q]);
 }
 
-// Multi-tile vertical moves: change of the lexicographic rank when the blank travels k rows at
-// once (k >= 1; delta_up and delta_down are the faster k = 1). The sequence positions that change
-// are one segment of k*W: up from cell p+kW to p, the column's tiles at positions p, p+W, ... move
-// W-1 places on and the others one place back; down from cell b to b+kW, the column's tiles at
-// positions b+W-1, b+2W-1, ... move W-1 places back and the others one place on. Only the segment's
-// Lehmer digits change: each entry keeps its count of smaller entries after the segment (its old
-// digit less the smaller ones after it inside the segment) and gets the count inside the segment in
-// the new order. Each count is one popcount of the set of the entries after it inside the segment
-// (entries are below 16, so a set is a 16-bit mask): O(kW).
-template <int W, class Code>
-inline std::int64_t delta_rows(const Geometry& G, const Code& c, int lo, int k, bool up) {
-  constexpr int kMaxSegment = kMaxCells;
-  const int len = k * W;
-  std::array<unsigned, kMaxSegment> order{};
-  std::array<int, kMaxSegment> outside{};  // by old place
-  std::uint32_t after = 0;                 // the entries after place i inside the segment
-  for (int i = len - 1; i >= 0; --i) {
-    const unsigned e = c.entry(lo + i);
-    outside[i] = static_cast<int>(c.digit(lo + i)) - std::popcount(after & ((1u << e) - 1u));
-    after |= 1u << e;
-    const int to = up ? (i % W == 0 ? i + W - 1 : i - 1) : ((i + 1) % W == 0 ? i - W + 1 : i + 1);
-    order[to] = e;
+// The vertical moves of the blank on cell b: f(to, delta) for each target cell `to`, with delta the
+// change of the lexicographic rank. Single-tile (Multi false): one row up and down, delta_up and
+// delta_down. Multi-tile: the blank travels k rows at once, 1 <= k. The sequence positions that
+// change are then one segment of k*W, and the move rotates each of its k rows by one place on its
+// own: up, a row's first entry (the column's tile) goes to the row's end and the others one place
+// back, as delta_up's one row; down, the reverse, as delta_down's. An entry's Lehmer digit counts
+// the smaller entries after it, and the set after its row is the same before and after the move,
+// whatever the other rows do. So the change is the sum of the k rows' one-row changes, kept as a
+// running sum as the blank goes one row further: O(W) a target, as in the single-tile metric.
+template <int W, bool Multi, class Code, class F>
+inline void vertical_moves(const Geometry& G, const Code& c, int b, F&& f) {
+  std::int64_t up = 0, down = 0;
+  for (int to = b - W; to >= 0; to -= W) {
+    up += delta_up<W>(G, c, to);
+    f(to, up);
+    if constexpr (!Multi) break;
   }
-  // from[new place] = old place, the inverse of the move above.
-  const auto from = [up](int s) { return up ? ((s + 1) % W == 0 ? s - W + 1 : s + 1) : (s % W == 0 ? s + W - 1 : s - 1); };
-  std::int64_t delta = 0;
-  after = 0;
-  for (int s = len - 1; s >= 0; --s) {
-    const unsigned e = order[s];
-    const int digit = outside[from(s)] + std::popcount(after & ((1u << e) - 1u));
-    after |= 1u << e;
-    delta += (digit - static_cast<std::int64_t>(c.digit(lo + s))) * static_cast<std::int64_t>(G.weight[lo + s]);
+  for (int row = b, to = b + W; to < G.cells; row += W, to += W) {
+    down += delta_down<W>(G, c, row);
+    f(to, down);
+    if constexpr (!Multi) break;
   }
-  return delta;
 }
 
 // Calls f(std::integral_constant<int, w>) for the board width w (2..8).

@@ -263,14 +263,9 @@ class TwoBitExpander {
         const ByteCode c{cursor_.seq(v), cursor_.digits(v)};
         const auto lex = static_cast<std::int64_t>(2 * g + v);
         const std::uint64_t source = 32 * i + static_cast<std::uint64_t>(k);
-        if (b >= W) {
-          const auto t = (static_cast<std::uint64_t>(lex + delta_up<W>(G_, c, b - W)) >> 1) * N + (b - W);
-          push(t, source, tally);
-        }
-        if (b + W < N) {
-          const auto t = (static_cast<std::uint64_t>(lex + delta_down<W>(G_, c, b)) >> 1) * N + (b + W);
-          push(t, source, tally);
-        }
+        vertical_moves<W, false>(G_, c, b, [&](int to, std::int64_t delta) {
+          push((static_cast<std::uint64_t>(lex + delta) >> 1) * N + static_cast<std::uint64_t>(to), source, tally);
+        });
       }
     }
     if (!more) flush(tally);
