@@ -300,6 +300,8 @@ async function multiTile(page, base, tid, text) {
   await page.waitForFunction(() => document.querySelector('[data-testid="hist-svg"]').dataset.metric === 'multi', null, { timeout: 30_000 });
   const caption = await text('hist-caption');
   check(/radius 24\b/.test(caption) && /multi-tile moves/.test(caption), `multi-tile histogram caption: '${caption}' (the published radius is 24)`);
+  const clipped = await page.evaluate(() => { const e = document.querySelector('[data-testid="hist-caption"]'); return e.scrollWidth > e.clientWidth; });
+  check(!clipped, 'the multi-tile histogram caption is cut off at the default width');
   check(await hist() === 25, `the multi-tile histogram has ${await hist()} bars, expected 25 (depths 0..24)`);
   const stats = await getJson(`${base}api/stats?board=3x3&metric=multi`);
   check(stats.status === 200 && stats.body.radius === 24, `GET /api/stats?metric=multi: ${stats.status} radius ${stats.body && stats.body.radius}`);

@@ -3,7 +3,7 @@
 // optimal distance along the path.
 import { $, chartSize } from './util.js';
 import { moveTitle, moveTokens, stateKey, stateText } from './puzzle.js';
-import { A, S } from './state.js';
+import { A, S, isMulti } from './state.js';
 
 const SPEEDS = [0.5, 1, 2, 3, 5, 8, 15]; // moves per second
 
@@ -85,7 +85,7 @@ export function updateStepInfo() {
   rem.title = d === undefined ? 'asking the table…' : `optimal distance of this board to the goal (path has ${n - A.k} moves left)`;
   const atGoal = A.k === n && A.goal && stateKey(A.path[n]) === stateKey(A.goal);
   $('goal-banner').hidden = !atGoal;
-  $('goal-banner').textContent = atGoal ? `Goal reached in ${n}${A.metric === 'multi' ? ' multi-tile' : ''} move${n === 1 ? '' : 's'}` : '';
+  $('goal-banner').textContent = atGoal ? `Goal reached in ${n}${isMulti(A.metric) ? ' multi-tile' : ''} move${n === 1 ? '' : 's'}` : '';
   d3.select('#anim-board').classed('solved', !!atGoal);
   drawProfile();
   const spans = $('moves').children;

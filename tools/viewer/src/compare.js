@@ -1,7 +1,7 @@
 // Compare all: every algorithm that counts the metric's moves run on the instance (max 5 s each),
 // charted by nodes expanded and time, with each one's result.
 import { $, chartSize, fmt, ms } from './util.js';
-import { S, instKey } from './state.js';
+import { S, instKey, isMulti } from './state.js';
 import { api } from './api.js';
 import { readFields } from './instance.js';
 import { countsIn, solveParams } from './solver.js';
@@ -49,7 +49,7 @@ export async function runCompare() {
     $('compare-button').textContent = 'Compare all';
     const opt = S.compareRows.find((r) => r.res && typeof r.res.optimal_length === 'number');
     $('compare-status').textContent = `done: ${algos.length} algorithms, max 5 s each` + (opt ? ` · optimal length ${opt.res.optimal_length}` : '') +
-      (heur ? ` · heuristic ${heur}` : '') + (S.metric === 'multi' ? ' · multi-tile moves' : '');
+      (heur ? ` · heuristic ${heur}` : '') + (isMulti(S.metric) ? ' · multi-tile moves' : '');
   }
 }
 export function drawCompare() {

@@ -1,7 +1,7 @@
 // The depth histogram of the goal's table in the metric chosen (log or linear), with the start's
 // depth marked.
 import { $, chartSize, fmt } from './util.js';
-import { S } from './state.js';
+import { S, isMulti } from './state.js';
 
 export function drawHistogram() {
   const svgEl = $('hist-svg');
@@ -16,7 +16,7 @@ export function drawHistogram() {
     return;
   }
   const hist = st.histogram;
-  const unit = st.metric === 'multi' ? 'multi-tile moves' : 'moves';
+  const unit = isMulti(st.metric) ? 'multi-tile moves' : 'moves';
   $('hist-caption').textContent = `${fmt(st.states)} states · radius ${st.radius} · mean ${typeof st.mean === 'number' ? st.mean.toFixed(2) : '–'} · x: ${unit} from the goal`;
   svgEl.dataset.metric = st.metric || 'single';
   const m = { l: 50, r: 12, t: 14, b: 24 };

@@ -3,7 +3,7 @@
 // metric chosen).
 import { $, debounce, fmt } from './util.js';
 import { factorialHalf, moveTargets, parseBoard, parseTiles, slideBlank, solvable, stateText } from './puzzle.js';
-import { S, instKey, isMulti, metricParam, tableKey } from './state.js';
+import { S, instKey, isMulti, metricParam, parseMetric, tableKey } from './state.js';
 import { api, queryDistance } from './api.js';
 import { setFieldError } from './errors.js';
 import { clearResult } from './results.js';
@@ -112,7 +112,7 @@ export function loadHash() {
   const st = parseTiles(q.get('start') || '', b), gl = parseTiles(q.get('goal') || '', b);
   if (st.error || gl.error) return;
   S.board = b; S.start = st.tiles; S.goal = gl.tiles;
-  S.metric = q.get('metric') === 'multi' ? 'multi' : 'single';
+  S.metric = parseMetric(q.get('metric'));
   $('metric-select').value = S.metric;
 }
 const refreshTables = debounce(() => { loadTables(); }, 120);

@@ -5,7 +5,7 @@
 'use strict'; // modules are strict; esbuild keeps this directive at the top of the classic-script bundle
 import { $, debounce } from './util.js';
 import { canonicalGoal, parseBoard, scramble } from './puzzle.js';
-import { A, S, instKey, isMulti } from './state.js';
+import { A, S, instKey, isMulti, parseMetric } from './state.js';
 import { api } from './api.js';
 import { clearSolverErrors, setFieldError, setStatus, showApiError } from './errors.js';
 import { drawEditors, ensureBoardOption, instanceChanged, loadHash, loadTables, populateBoards, readFields, updateBoardNote, writeFields } from './instance.js';
@@ -37,7 +37,7 @@ function wire() {
   });
   // The metric: every table, distance, solve, comparison and chart follows it.
   $('metric-select').addEventListener('change', () => {
-    const m = $('metric-select').value === 'multi' ? 'multi' : 'single';
+    const m = parseMetric($('metric-select').value);
     if (m === S.metric) return;
     stopAnim();
     abortCompare();

@@ -2,7 +2,7 @@
 // animation, the remaining distances along it and the trace handed to the search tree.
 import { $, bytes, fmt, ms } from './util.js';
 import { parseBoard } from './puzzle.js';
-import { A, S, instKey } from './state.js';
+import { A, S, instKey, isMulti, parseMetric } from './state.js';
 import { queryDistance } from './api.js';
 import { drawAnimBoard, renderMoves, stopAnim, updateStepInfo } from './board.js';
 import * as Tree from './tree.js';
@@ -32,7 +32,7 @@ export function loadResult(res, sourceLabel) {
   A.path = path;
   A.k = 0;
   A.goal = Array.isArray(res.goal) ? res.goal : S.goal;
-  A.metric = res.metric === 'multi' ? 'multi' : 'single'; // the answer's own (a trace file may differ from the page's)
+  A.metric = parseMetric(res.metric); // the answer's own (a trace file may differ from the page's)
   A.dist = new Array(path.length).fill(undefined);
   renderMoves(res.moves || '');
   const n = path.length - 1;
@@ -73,7 +73,7 @@ function renderSummary(res) {
   let lenCls = '';
   if (solved && typeof res.optimal_length === 'number') lenCls = res.length === res.optimal_length ? 'good' : 'bad';
   add('Length', solved ? String(res.length) : res.solvable === false ? 'unsolvable' : 'not solved', solved ? lenCls : 'bad');
-  add('Metric', res.metric === 'multi' ? 'multi-tile' : 'single-tile');
+  add('Metric', isMulti(res.metric) ? 'multi-tile' : 'single-tile');
   add('Optimal', res.optimal_length === null || res.optimal_length === undefined ? (res.solvable === false ? 'none' : '?') : String(res.optimal_length));
   add('Expanded', fmt(res.expanded));
   add('Generated', fmt(res.generated));

@@ -21,6 +21,8 @@ export const tableKey = (b, g, m) => `${b}|${stateKey(g)}|${m || 'single'}`;
 // metric= for the API: only when multi, so single-tile requests (and their URLs) stay as they were.
 export const metricParam = (m) => (m === 'multi' ? 'multi' : undefined);
 export const isMulti = (m) => m === 'multi';
+// A metric read from outside (an answer, a trace file, the address, a select): multi or single.
+export const parseMetric = (x) => (isMulti(x) ? 'multi' : 'single');
 
 // The solution animation: the path, the step shown, the distances along it.
 export const A = { path: [], k: 0, dist: [], playing: false, timer: 0, goal: null, metric: 'single' };

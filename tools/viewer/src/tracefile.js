@@ -2,7 +2,7 @@
 // without the server (the server is only asked for the histogram and missing distances).
 import { $, bytes, fmt } from './util.js';
 import { canonicalGoal, parseBoard } from './puzzle.js';
-import { S } from './state.js';
+import { S, parseMetric } from './state.js';
 import { setStatus } from './errors.js';
 import { ensureBoardOption, instanceChanged, updateBoardNote, writeFields } from './instance.js';
 import { applyMetric, updateSolverInputs } from './solver.js';
@@ -28,7 +28,7 @@ export function openTraceFile(file) {
     stopAnim();
     abortCompare();
     S.board = board;
-    S.metric = res.metric === 'multi' ? 'multi' : 'single'; // the trace's metric (files before it: single)
+    S.metric = parseMetric(res.metric); // the trace's metric (files before it: single)
     $('metric-select').value = S.metric;
     applyMetric();
     ensureBoardOption(board.name);
