@@ -128,7 +128,7 @@ struct Wastar {
 
 struct Idastar {
   static constexpr AlgorithmInfo info{"idastar", true, true, kPruned, true,
-                                      "IDA*: iterative deepening on f = g + h, pruned by the move automaton (--automaton)"};
+                                      "IDA*: iterative deepening on f = g + h, pruned by the move automaton in single-tile moves (--automaton)"};
   template <class D, class H>
   static Result run(const D& d, const H& h, const State& start, const SolveOptions& o) {
     return ida_star(d, h, start, o.limits, o.trace, o.automaton);

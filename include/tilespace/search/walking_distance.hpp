@@ -39,7 +39,7 @@ namespace tilespace::search {
 // millions of states), and each abstraction's counts pack into 64 bits (2x7 and longer do not).
 inline bool walking_distance_takes(const Board& b) noexcept {
   if (b.cells() > kMaxCells) return false;
-  for (const auto [lines, cap] : {std::pair{b.height(), b.width()}, std::pair{b.width(), b.height()}})
+  for (const auto& [lines, cap] : {std::pair{b.height(), b.width()}, std::pair{b.width(), b.height()}})
     if (std::bit_width(static_cast<unsigned>(lines - 1)) + lines * (lines - 1) * std::bit_width(static_cast<unsigned>(cap)) > 64)
       return false;
   return true;
