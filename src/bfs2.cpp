@@ -37,7 +37,8 @@ std::uint64_t two_bit_build_bytes(const Ranker& ranker) {
 
 TwoBitResult bfs_two_bit(const Ranker& ranker, std::span<std::uint64_t> fields, const TwoBitOptions& options,
                          const TwoBitProgress* resume) {
-  require_single_tile(options.bfs, "the two-bit engine");
+  const bool multi = options.bfs.metric == Metric::multi;
+  if (multi && resume) throw std::invalid_argument("bfs_two_bit: the multi-tile metric's search is not resumed");
   const detail::TwoBitGeometry T(ranker);
   if (fields.size() != T.words) throw std::invalid_argument("bfs_two_bit: fields of the wrong size");
   TwoBitProgress p;
@@ -45,8 +46,14 @@ TwoBitResult bfs_two_bit(const Ranker& ranker, std::span<std::uint64_t> fields, 
     p = *resume;
   } else {
     p.pending = 1;
-    fields[T.goal_rank >> 5] |= std::uint64_t{3} << (2 * (T.goal_rank & 31));
+    const std::uint64_t open = multi ? detail::multi_open_value(0) : 3u;
+    fields[T.goal_rank >> 5] |= open << (2 * (T.goal_rank & 31));
   }
+  // Calls f(std::bool_constant<multi>).
+  const auto with_metric = [multi](auto&& f) {
+    if (multi) return f(std::true_type{});
+    return f(std::false_type{});
+  };
   std::uint64_t total = 0;
   for (auto h : p.histogram) total += h;
 
@@ -74,11 +81,14 @@ TwoBitResult bfs_two_bit(const Ranker& ranker, std::span<std::uint64_t> fields, 
     auto applied = driver.pass<detail::TwoBitTally>(touched.size(), 16, [&]<bool Shared>(std::uint64_t b, std::uint64_t e,
                                                                                           detail::TwoBitTally& t) {
       auto go = [&]<bool Atomic>() {
-        detail::NoRemote none;
-        detail::TwoBitExpander<2, Atomic, detail::NoRemote> ex(T, fields.data(), {0, T.words}, layer, false, none);
-        ex.set_marks(next);
-        for (std::uint64_t j = b; j < e; ++j)
-          for (const auto& f : far) f.for_each(touched[j], [&](std::uint64_t rank) { ex.settle(rank, t); });
+        with_metric([&](auto m) {
+          detail::NoRemote none;
+          detail::TwoBitExpander<2, Atomic, detail::NoRemote, detail::ContiguousWords, decltype(m)::value> ex(
+              T, fields.data(), {0, T.words}, layer, false, none);
+          ex.set_marks(next);
+          for (std::uint64_t j = b; j < e; ++j)
+            for (const auto& f : far) f.for_each(touched[j], [&](std::uint64_t rank) { ex.settle(rank, t); });
+        });
       };
       if (Shared && !own) {
         go.template operator()<true>();
@@ -127,20 +137,23 @@ TwoBitResult bfs_two_bit(const Ranker& ranker, std::span<std::uint64_t> fields, 
                                                                                                std::uint64_t e,
                                                                                                detail::TwoBitTally& t) {
           detail::with_width(T.G.w, [&](auto w) {
-            detail::NoRemote none;
-            detail::TwoBitExpander<decltype(w)::value, Shared, detail::NoRemote> ex(T, fields.data(), {0, T.words}, layer,
-                                                                                  collect, none);
-            ex.set_marks(next);
-            if (defer) ex.set_far(&far.local());
-            // Only this block of the pass reads and clears these mark words (others set the next layer's).
-            for (std::uint64_t mw = first_mw + b; mw < first_mw + e; ++mw) {
-              for (std::uint64_t m = cur[mw]; m; m &= m - 1) {
-                const std::uint64_t first = (64 * mw + static_cast<std::uint64_t>(std::countr_zero(m))) << detail::kBlockLog2;
-                ex.run(first, std::min(T.words, first + detail::kBlockWords), t);
+            return with_metric([&](auto metric) {
+              detail::NoRemote none;
+              detail::TwoBitExpander<decltype(w)::value, Shared, detail::NoRemote, detail::ContiguousWords,
+                                     decltype(metric)::value>
+                  ex(T, fields.data(), {0, T.words}, layer, collect, none);
+              ex.set_marks(next);
+              if (defer) ex.set_far(&far.local());
+              // Only this block of the pass reads and clears these mark words (others set the next layer's).
+              for (std::uint64_t mw = first_mw + b; mw < first_mw + e; ++mw) {
+                for (std::uint64_t m = cur[mw]; m; m &= m - 1) {
+                  const std::uint64_t first = (64 * mw + static_cast<std::uint64_t>(std::countr_zero(m))) << detail::kBlockLog2;
+                  ex.run(first, std::min(T.words, first + detail::kBlockWords), t);
+                }
+                cur[mw] = 0;
               }
-              cur[mw] = 0;
-            }
-            return 0;
+              return 0;
+            });
           });
         });
         tally.join(expanded);

@@ -104,10 +104,11 @@ std::uint64_t DistanceTable::build_bytes(const Board& board, Engine engine) {
   return r.size() + bfs_work_bytes(r);
 }
 
+bool DistanceTable::byte_engine_fits(const Board& board) { return fits(build_bytes(board, Engine::byte)); }
+
 Engine DistanceTable::choose_engine(const Board& board, Engine requested) {
   require_packed(board);
-  if (requested == Engine::automatic)
-    requested = fits(build_bytes(board, Engine::byte)) ? Engine::byte : Engine::one_bit;
+  if (requested == Engine::automatic) requested = byte_engine_fits(board) ? Engine::byte : Engine::one_bit;
   require_memory(build_bytes(board, requested),
                  "the " + board.name() + " table with the " + (requested == Engine::byte ? "byte" : "two-bit") +
                      " engine");
@@ -154,6 +155,8 @@ DistanceTable DistanceTable::build_two_bit(const Board& board, int goal_blank, c
                                            std::shared_ptr<FieldArray> resume_fields, const TwoBitProgress* resume,
                                            int bits) {
   if (bits != 1 && bits != 2) throw std::invalid_argument("build_two_bit: a table of 2 bits or 1 a state");
+  // The multi-tile metric's two-bit search keeps no distances (bfs.hpp): it only counts layers.
+  require_single_tile(options.bfs, "a two-bit table");
   const Ranker ranker(board, goal_blank);
   (void)choose_engine(board, Engine::two_bit);
   auto fields = resume_fields ? std::move(resume_fields) : std::make_shared<FieldArray>(two_bit_words(ranker));

@@ -50,15 +50,9 @@ std::vector<State> GoalTable::farthest(const State& goal, std::size_t limit) con
 }
 
 State GoalTable::state_of_rank(std::uint64_t r, const State& goal) const {
-  const Labelling lab = labelling(goal);
-  std::array<std::uint8_t, kMaxCells> tile_of{};  // label -> tile of `goal`
-  for (int t = 1; t < goal.cells(); ++t) tile_of[lab.label[t]] = static_cast<std::uint8_t>(t);
   Sequence seq{};
   const int blank = table_->ranker().unrank(r, seq);  // on the table's cells
-  State s{goal.board, {}, sym_.from[blank]};
-  for (int c = 0, k = 0; c < goal.cells(); ++c)
-    if (c != blank) s.tiles[sym_.from[c]] = tile_of[seq[k++]];
-  return s;
+  return sym_.undo(labelling(goal).state(goal.board, seq, blank));
 }
 
 // ---- TableStore's lookups by goal (table_store.hpp), beside the view they hand out ----

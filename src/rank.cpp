@@ -12,6 +12,15 @@ Labelling::Labelling(const State& goal) : goal_blank(goal.blank) {
     if (c != goal.blank) label[goal.tiles[c]] = static_cast<std::uint8_t>(k++);
 }
 
+State Labelling::state(const Board& board, const Sequence& seq, int blank) const {
+  std::array<std::uint8_t, kMaxCells> tile_of{};  // label -> tile
+  for (int t = 1; t < board.cells(); ++t) tile_of[label[t]] = static_cast<std::uint8_t>(t);
+  State s{board, {}, blank};
+  for (int c = 0, k = 0; c < board.cells(); ++c)
+    if (c != blank) s.tiles[c] = tile_of[seq[k++]];
+  return s;
+}
+
 namespace {
 
 // The board, once require_packed has accepted it (the members below index kFactorial by it).

@@ -177,7 +177,13 @@ TEST_CASE("multi-tile tables: a file of the other metric is refused, and so are 
       {"query --metric multi --board 5x5 --batch pairs.txt", "no exact table of 5x5 can exist"},
       {"stats --metric multi --board 4x4", "no exact table of 4x4 can exist"},
       {"build --metric multi --board 2x5 --bits 1", "multi-tile tables are built by the byte engine"},
-      {"build --metric multi --board 2x7", "the 2x7 table needs the two-bit engine"},
+      {"build --metric multi --board 7x2", "--metric: multi: the 7x2 multi-tile table needs the byte engine's"},
+      {"build --metric multi --board 3x4 --max-memory 100M",
+       "the 3x4 multi-tile table needs the byte engine's 380.7 MiB of memory, past the memory limit of 100.0 MiB "
+       "(--max-memory 100M) (at most nine tenths of it); two-bit tables keep no multi-tile distances (build --count-only "
+       "counts its layers)"},
+      {"query --metric multi --board 7x2 '1 2 3 4 5 6 7 8 9 10 11 12 0 13'", "the 7x2 multi-tile table needs the byte engine's"},
+      {"stats --metric multi --board 7x2", "the 7x2 multi-tile table needs the byte engine's"},
       {"build --metric multi --zpdb 4-4", "--metric: does not apply with --zpdb"},
       {"build --metric multi --pdb 4-4", "--metric: does not apply with --pdb"},
       {"build --metric multi --automaton", "--metric: does not apply with --automaton"},
@@ -194,6 +200,66 @@ TEST_CASE("multi-tile tables: a file of the other metric is refused, and so are 
   for (const auto& f : std::filesystem::directory_iterator(dir.path / "out")) {
     CAPTURE(f.path());
     CHECK((f.path().filename() == "3x3-123456780-multi.tsdb" || f.path().filename().string().find("multi") == std::string::npos));
+  }
+}
+
+TEST_CASE("build --count-only: the two-bit engine's layers and farthest states equal the tables', in both metrics",
+          "[multi][two-bit][cli]") {
+  testing::TempDir dir;
+  // The tables' (built by the byte engine into out/) against the count, for a canonical goal and
+  // a relabelled one with an inner blank: every layer and the farthest states, as given goals.
+  for (const std::string goal : {"--board 3x3", "--goal '8 7 6 5 0 4 3 2 1'", "--board 2x4"}) {
+    for (const std::string metric : {"single", "multi"}) {
+      CAPTURE(goal, metric);
+      auto s = testing::run_cli("stats --json --metric " + metric + " " + goal, dir.path);
+      REQUIRE(s.rc == 0);
+      const json stats = json::parse(s.out);
+      auto r = testing::run_cli("build --count-only --json --threads 2 --metric " + metric + " " + goal, dir.path);
+      REQUIRE(r.rc == 0);
+      const json count = json::parse(r.out);
+      CHECK(count["metric"] == metric);
+      CHECK(count["histogram"] == stats["histogram"]);
+      CHECK(count["radius"] == stats["radius"]);
+      CHECK(count["states"] == stats["states"]);
+      CHECK(count["goal"] == stats["goal"]);
+      std::vector<json> a = count["farthest"], b = stats["farthest"];
+      std::sort(a.begin(), a.end());
+      std::sort(b.begin(), b.end());
+      CHECK(a == b);
+      CHECK_FALSE(a.empty());
+    }
+  }
+  // The text form; and nothing is written.
+  const auto files = [&] {
+    std::size_t n = 0;
+    for ([[maybe_unused]] const auto& f : std::filesystem::directory_iterator(dir.path / "out")) ++n;
+    return n;
+  }();
+  auto r = testing::run_cli("build --count-only --metric multi --board 2x5 --db fresh", dir.path);
+  REQUIRE(r.rc == 0);
+  CHECK_THAT(r.out, Catch::Contains("radius  36"));
+  CHECK_THAT(r.out, Catch::Contains("metric  multi-tile"));
+  CHECK_FALSE(std::filesystem::exists(dir.path / "fresh"));
+  std::size_t after = 0;
+  for ([[maybe_unused]] const auto& f : std::filesystem::directory_iterator(dir.path / "out")) ++after;
+  CHECK(after == files);
+  // Options that do not apply.
+  const std::pair<std::string, const char*> refused[] = {
+      {"build --count-only --all-goals", "--all-goals: does not apply with --count-only (it counts the goal's layers)"},
+      {"build --count-only --bits 2", "--bits: does not apply with --count-only"},
+      {"build --count-only --force", "--force: does not apply with --count-only (it writes no file)"},
+      {"build --count-only --resume", "--resume: does not apply with --count-only (it takes no checkpoints)"},
+      {"build --count-only --checkpoint-every 5", "--checkpoint-every: does not apply with --count-only"},
+      {"build --count-only --pdb 4-4", "--count-only: does not apply with --pdb"},
+      {"build --count-only --automaton", "--count-only: does not apply with --automaton"},
+      {"build --count-only --board 5x5", "5x5"},
+      {"build --count-only --board 4x4 --max-memory 1G", "--max-memory"},
+  };
+  for (const auto& [command, says] : refused) {
+    r = testing::run_cli(command, dir.path);
+    CAPTURE(command, r.err);
+    CHECK((r.rc == kExitInput || r.rc == kExitResource));
+    CHECK_THAT(r.err, Catch::Contains(says));
   }
 }
 

@@ -562,6 +562,80 @@ TEST_CASE("two-bit engine: deferred far targets leave the fields, histogram and 
 }
 
 // ---------------------------------------------------------------------------------------------
+// 3b. The multi-tile metric: Korf's four values, layer sizes and farthest states only.
+
+namespace {
+
+// The two-bit engine's multi-tile search on `ranker` against the byte engine's: the same layer
+// sizes and farthest states, every reachable field closed (11), with `threads` threads and far
+// targets deferred (region) or not (-1).
+void check_multi_two_bit(const Ranker& ranker, const std::vector<std::uint8_t>& depth, const BfsResult& byte,
+                         int threads, int region) {
+  INFO("board " << ranker.board().name() << ", goal blank " << ranker.goal_blank() << ", threads " << threads
+                << ", region " << region);
+  FieldArray fields(two_bit_words(ranker));
+  TwoBitOptions o = threads_option(threads);
+  o.bfs.metric = Metric::multi;
+  o.far_region_log2 = region;
+  const TwoBitResult r = bfs_two_bit(ranker, fields.span(), o);
+  CHECK(r.histogram == byte.histogram);
+  const auto radius = static_cast<std::uint8_t>(byte.histogram.size() - 1);
+  std::vector<std::uint64_t> farthest;
+  for (std::uint64_t i = 0; i < depth.size(); ++i)
+    if (depth[i] == radius) farthest.push_back(i);
+  if (farthest.size() > kFarthestKept) farthest.clear();
+  CHECK(r.farthest == farthest);
+  if (region > 0 && ranker.size() >= 360) CHECK(r.deferred_targets > 0);  // 2x2 has 12 states
+  std::uint64_t wrong = 0;
+  for (std::uint64_t i = 0; i < depth.size(); ++i) wrong += two_bit_field(fields.span().data(), i) != (depth[i] == 0xFF ? 0u : 3u);
+  CHECK(wrong == 0);
+}
+
+void check_multi_two_bit(const Board& b, int blank, const std::vector<int>& threads, bool regions) {
+  const Ranker ranker(b, blank);
+  std::vector<std::uint8_t> depth(ranker.size());
+  BfsOptions bo;
+  bo.metric = Metric::multi;
+  const BfsResult byte = bfs_distances(ranker, depth, bo);
+  for (const int t : threads) {
+    check_multi_two_bit(ranker, depth, byte, t, -1);
+    if (regions) check_multi_two_bit(ranker, depth, byte, t, b.cells() >= 10 ? 9 : 3);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("two-bit engine, multi-tile metric: the byte engine's layers and farthest states on boards of up to 10 cells",
+          "[two-bit][multi][engine][threads]") {
+  // Every goal blank of the boards of up to 9 cells (widths 2 to 4: a blank's k-cell moves cross
+  // the 32 fields of a word), a corner and an inner one on 10 cells; 1, 2 and 3 threads, and far
+  // targets deferred. Under the sanitizers two threads, and 10 cells with one goal blank.
+  for (const auto& b : {Board(2, 2), Board(2, 3), Board(3, 2), Board(2, 4), Board(4, 2), Board(3, 3), Board(2, 5),
+                        Board(5, 2)}) {
+    for (int blank = 0; blank < b.cells(); ++blank) {
+      if (b.cells() == 10 && blank != 0 && blank != 4) continue;
+      if (testing::kSanitized && b.cells() == 10 && blank != (b.width() == 5 ? 0 : 4)) continue;
+      check_multi_two_bit(b, blank, testing::kSanitized ? std::vector<int>{2} : std::vector<int>{1, 2, 3}, true);
+    }
+  }
+}
+
+TEST_CASE("two-bit engine, multi-tile metric: the published radii of 3x4 (33) and 6x2 (41)",
+          "[two-bit][multi][engine][big]") {
+  // Against the byte engine's layers (whose radii tests/test_bfs.cpp checks against the published
+  // ones); widths 3 and 6 (moves of up to 5 fields across a word's end), two threads.
+  for (const auto& [b, radius] : {std::pair{Board(3, 4), 33}, {Board(6, 2), 41}}) {
+    const Ranker ranker(b, b.cells() - 1);
+    std::vector<std::uint8_t> depth(ranker.size());
+    BfsOptions bo;
+    bo.metric = Metric::multi;
+    const BfsResult byte = bfs_distances(ranker, depth, bo);
+    CHECK(static_cast<int>(byte.histogram.size()) - 1 == radius);
+    check_multi_two_bit(ranker, depth, byte, 2, -1);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // 4. Two-bit database files.
 
 TEST_CASE("two-bit database: save and load give the same table, in the documented layout", "[two-bit][database]") {

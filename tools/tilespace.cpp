@@ -88,6 +88,9 @@ int main(int argc, char** argv) {
                     ->capture_default_str()
                     ->check(CLI::Range(0.0, 1e9));
   build->add_flag("--resume", bf.resume, "Two-bit engine builds: continue from the checkpoint in the database folder");
+  build->add_flag("--count-only", bf.count_only,
+                  "Count the states at each distance with the two-bit engine (2 bits a state) and write no table: the "
+                  "multi-tile metric on boards whose byte table does not fit (2x7), where no table can be kept");
   build->add_flag("--automaton", bf.automaton,
                   "The move automaton instead of a table: IDA*'s duplicate pruning for every board, "
                   "<db>/moves-d<depth>.fsm");

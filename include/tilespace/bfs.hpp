@@ -95,6 +95,16 @@ BfsResult bfs_distances(const Ranker& ranker, std::span<std::uint8_t> depth, con
 // (D even) or equals it (D odd). So the finished table gives the exact distance by descending to
 // the goal (DistanceTable), and one optimal path.
 //
+// The multi-tile metric (BfsOptions::metric): a move of k cells keeps the blank's parity when k is
+// even, so the parity no longer tells the layers apart, and the fields take Korf's four values:
+//   00  unseen
+//   01  in the layer being expanded when it is even, else found for the next one
+//   10  the reverse: expanded in odd layers, found in even ones
+//   11  closed (expanded)
+// The layer sizes, radius and farthest states are exact, but a finished search holds no distances
+// (every reachable field is 11): DistanceTable refuses it, and `build --count-only` is how the CLI
+// runs it. Not resumed (no checkpoints), and not in tilespace-mpi.
+//
 // Memory: two_bit_bytes() = ceil(N!/2 / 32) * 8 bytes for the fields (mapped lazily: pages appear
 // on first touch) + two bitmaps of one bit per block of 512 words (16384 states; a layer visits
 // only the blocks marked for its parity): 2 * ceil(words / 512 / 64) * 8 bytes + per thread a

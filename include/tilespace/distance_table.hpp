@@ -89,6 +89,9 @@ class DistanceTable {
   // memory, else one_bit. Throws InputError for a board of more than kMaxCells cells, ResourceError
   // (naming the bytes needed) if the chosen engine's build would not fit in this machine's memory.
   static Engine choose_engine(const Board& board, Engine requested = Engine::automatic);
+  // The byte engine's build of `board` fits in memory (the memory budget's nine tenths): the
+  // automatic choice, and the only engine whose tables keep multi-tile distances.
+  static bool byte_engine_fits(const Board& board);
   // choose_engine for the automatic choice, for callers that only need to know a table can exist.
   static void check_fits(const Board& board);
 

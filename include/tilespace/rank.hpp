@@ -113,6 +113,8 @@ struct Labelling {
       if (c != start.blank) s[k++] = label[start.tiles[c]];
     return s;
   }
+  // The state of `board` whose sequence is `seq` with the blank on `blank`: sequence()'s inverse.
+  State state(const Board& board, const Sequence& seq, int blank) const;
 };
 
 class Ranker {

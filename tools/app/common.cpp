@@ -15,7 +15,9 @@
 #include <vector>
 
 #include "app/report.hpp"
+#include "tilespace/distance_table.hpp"
 #include "tilespace/errors.hpp"
+#include "tilespace/memory.hpp"
 #include "tilespace/pdb/heuristic.hpp"
 #include "tilespace/pdb/pattern.hpp"
 #include "tilespace/search/automaton.hpp"
@@ -61,10 +63,19 @@ std::function<void(const std::string&)> notes(const Common& c) {
 Metric metric_option(const Common& c) { return tilespace::metric_option(c.metric); }
 
 void require_table_metric(Metric m, const Board& board) {
-  if (m != Metric::single && !table_can_exist(board))
+  if (m == Metric::single) return;
+  if (!table_can_exist(board))
     throw option_error("metric", std::string(metric_name(m)) + ": no exact table of " + board.name() +
                                      " can exist, and its multi-tile searches take too long for every pair (solve --metric multi "
                                      "searches one)");
+  // Only the byte engine keeps multi-tile distances (bfs.hpp: the two-bit engine's multi-tile
+  // search keeps layer sizes only).
+  if (!DistanceTable::byte_engine_fits(board))
+    throw option_error("metric", std::string(metric_name(m)) + ": the " + board.name() + " multi-tile table needs the byte engine's " +
+                                     byte_words(DistanceTable::build_bytes(board, Engine::byte)) + " of memory, past " +
+                                     memory_budget_words() +
+                                     " (at most nine tenths of it); two-bit tables keep no multi-tile distances "
+                                     "(build --count-only counts its layers)");
 }
 void require_table_metric(const Common& c, const Board& board) { require_table_metric(metric_option(c), board); }
 

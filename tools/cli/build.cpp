@@ -211,12 +211,73 @@ int build_automaton(const Common& c, const BuildFlags& f) {
   return kExitOk;
 }
 
+// build --count-only: the layer sizes, radius and farthest states of the goal's blank, by the
+// two-bit engine (bfs.hpp), in either metric; nothing is written. The multi-tile metric's two-bit
+// search keeps no distances (Korf's four values), so this is how it reaches boards whose byte
+// table does not fit.
+int build_count(Common& c, const BuildFlags& f, const State& goal) {
+  auto not_here = [](const std::string& option, const std::string& why) {
+    return option_error(option, "does not apply with --count-only (" + why + ")");
+  };
+  if (f.all_goals) throw not_here("all-goals", "it counts the goal's layers");
+  if (f.bits) throw not_here("bits", "it counts with the two-bit engine and keeps no table");
+  if (f.force) throw not_here("force", "it writes no file");
+  if (f.checkpoint_given) throw not_here("checkpoint-every", "it takes no checkpoints");
+  if (f.resume) throw not_here("resume", "it takes no checkpoints");
+  const Board& b = goal.board;
+  require_packed(b);
+  const Ranker ranker(b, goal.blank);
+  require_memory(two_bit_build_bytes(ranker), "counting the " + b.name() + " layers");
+  TwoBitOptions o;
+  o.bfs = store_options(c).bfs;
+  FieldArray fields(two_bit_words(ranker));
+  const TwoBitResult r = bfs_two_bit(ranker, fields.span(), o);
+  // The farthest states for the goal as given (the search's are for the canonical goal).
+  std::vector<State> far;
+  const Labelling lab(goal);
+  for (const std::uint64_t rank : r.farthest) {
+    Sequence seq{};
+    const int blank = ranker.unrank(rank, seq);
+    far.push_back(lab.state(b, seq, blank));
+  }
+  const int radius = static_cast<int>(r.histogram.size()) - 1;
+  if (c.json) {
+    json states = json::array();
+    for (const State& s : far) states.push_back(tiles_json(s));
+    std::puts(json({{"board", b.name()}, {"goal", tiles_json(goal)}, {"metric", metric_name(o.bfs.metric)},
+                    {"states", ranker.size()}, {"radius", radius}, {"histogram", r.histogram},
+                    {"farthest_count", r.histogram.back()}, {"farthest", states}, {"seconds", r.seconds}})
+                  .dump()
+                  .c_str());
+    return kExitOk;
+  }
+  const Messages m(c.lang);
+  auto label = [&](const char* en) {  // a label padded to 8 columns, as stats prints them
+    std::string s = m.get(en) + " ";
+    while (s.size() < 8) s += ' ';
+    return s;
+  };
+  std::printf("%s%s\n%s%s\n", label("board").c_str(), b.name().c_str(), label("goal").c_str(), goal.to_string().c_str());
+  if (o.bfs.metric == Metric::multi) std::printf("%s%s\n", label("metric").c_str(), m.get("multi-tile").c_str());
+  std::printf("%s%llu\n%s%d\n%s%.2f\n", label("states").c_str(), static_cast<unsigned long long>(ranker.size()),
+              label("radius").c_str(), radius, label("seconds").c_str(), r.seconds);
+  std::printf("\n%5s  %s\n", m.get("depth").c_str(), m.get("states").c_str());
+  for (std::size_t d = 0; d < r.histogram.size(); ++d)
+    std::printf("%5zu  %llu\n", d, static_cast<unsigned long long>(r.histogram[d]));
+  std::printf("\n%s (%llu):\n", m.get("states at the radius").c_str(), static_cast<unsigned long long>(r.histogram.back()));
+  for (const State& s : far) std::printf("  %s\n", s.to_string().c_str());
+  return kExitOk;
+}
+
 }  // namespace
 
 int cmd_build(Common& c, const BuildFlags& f) {
   if (f.max_memory) set_memory_budget(parse_bytes("max-memory", *f.max_memory), "--max-memory " + *f.max_memory);
   if (f.automaton_depth && !f.automaton) throw option_error("automaton-depth", "applies with --automaton");
+  if (f.automaton && f.count_only) throw option_error("count-only", "does not apply with --automaton");
   if (f.automaton) return build_automaton(c, f);
+  if (f.count_only && (!f.pdb.empty() || !f.zpdb.empty()))
+    throw option_error("count-only", std::string("does not apply with ") + (f.pdb.empty() ? "--zpdb" : "--pdb"));
   if (f.all_goals && !c.goal.empty())
     throw option_error("goal", "does not apply with --all-goals (it builds one table per blank class)");
   if (!f.pdb.empty() && !f.zpdb.empty()) throw option_error("zpdb", "does not apply with --pdb (build one kind at a time)");
@@ -234,15 +295,18 @@ int cmd_build(Common& c, const BuildFlags& f) {
   }
   Problem p = read_problem(c, std::nullopt);
   if (!f.pdb.empty() || !f.zpdb.empty()) return build_pdb(c, f, p.goal, f.pdb.empty());
+  if (f.count_only) return build_count(c, f, p.goal);
   const Board& b = p.goal.board;
   require_table_metric(c, b);
   if (!table_can_exist(b) && has_stock_partition(p.goal) && !f.bits && !f.checkpoint_given && !f.resume && !f.all_goals)
     return build_search(c, f, p.goal);
   const Engine engine = DistanceTable::choose_engine(b, static_cast<Engine>(f.bits));
+  // (Where the byte engine does not fit, require_table_metric has refused the multi-tile metric.)
   if (engine != Engine::byte && metric_option(c) != Metric::single)
     throw option_error("metric", std::string(metric_name(metric_option(c))) +
-                                     ": multi-tile tables are built by the byte engine, and the " + b.name() + " table " +
-                                     (f.bits ? "was asked with --bits " + std::to_string(f.bits) : "needs the two-bit engine"));
+                                     ": multi-tile tables are built by the byte engine, and the " + b.name() +
+                                     " table was asked with --bits " + std::to_string(f.bits) +
+                                     " (--count-only counts its layers)");
   if (engine == Engine::byte && (f.resume || f.checkpoint_given))
     throw option_error(f.resume ? "resume" : "checkpoint-every",
                        "applies to the two-bit engine (--bits 2 or 1); the " + b.name() +

@@ -48,6 +48,7 @@ struct BuildFlags {
   std::optional<std::string> automaton_depth;  // its depth, as given (checked strictly)
   bool threads_given = false;     // --threads was given (it does not apply to the automaton)
   std::optional<std::string> max_memory;  // the memory the build may use (memory.hpp memory_budget)
+  bool count_only = false;        // count the layers with the two-bit engine; no table is written
 };
 
 // build.cpp, query.cpp, stats.cpp

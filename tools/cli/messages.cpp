@@ -133,10 +133,13 @@ const std::vector<std::pair<std::regex, std::string>>& error_forms() {
         {"(\\S+): no exact table of (\\S+) can exist, and its multi-tile searches take too long for every pair "
          "\\(solve --metric multi searches one\\)",
          "$1：$2 棋盘不可能有精确距离表，而它的多块计步搜索太慢，无法逐对回答（solve --metric multi 可搜索单个问题）"},
-        {"(\\S+): multi-tile tables are built by the byte engine, and the (\\S+) table needs the two-bit engine",
-         "$1：多块计步的距离表由字节引擎构建，而 $2 的距离表需要两位引擎"},
-        {"(\\S+): multi-tile tables are built by the byte engine, and the (\\S+) table was asked with --bits (\\d+)",
-         "$1：多块计步的距离表由字节引擎构建，而 $2 的距离表指定了 --bits $3"},
+        {"(\\S+): the (\\S+) multi-tile table needs the byte engine's (\\S+ \\S+) of memory, past (.*) \\(at most nine tenths "
+         "of it\\); two-bit tables keep no multi-tile distances \\(build --count-only counts its layers\\)",
+         "$1：$2 的多块计步距离表需要字节引擎的 $3 内存，超过了$4（至多其十分之九）；两位表不保存多块计步的距离（build --count-only "
+         "可统计各层的状态数）"},
+        {"(\\S+): multi-tile tables are built by the byte engine, and the (\\S+) table was asked with --bits (\\d+) "
+         "\\(--count-only counts its layers\\)",
+         "$1：多块计步的距离表由字节引擎构建，而 $2 的距离表指定了 --bits $3（--count-only 可统计各层的状态数）"},
         {"pattern databases count single-tile moves", "模式数据库按单块计步"},
         {"the move automaton prunes single-tile searches", "移动自动机只用于按单块计步的搜索"},
         {"holds a table of the (\\S+)-tile metric, not the (\\S+)-tile", "存放的是按 $1 计步的距离表，而不是按 $2 计步"},

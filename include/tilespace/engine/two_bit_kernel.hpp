@@ -37,14 +37,25 @@ inline std::uint64_t mark_word_count(std::uint64_t words) { return (block_count(
 inline std::uint64_t open_fields(std::uint64_t x) noexcept { return x & (x >> 1) & kLowBits; }
 inline std::uint64_t unseen_fields(std::uint64_t x) noexcept { return ~(x | (x >> 1)) & kLowBits; }
 
+// The multi-tile metric's fields (bfs.hpp): Korf's four values. The layer being expanded and the
+// layer being found take 01 and 10 by turns (01 expanded in even layers), 11 is closed.
+inline constexpr unsigned kClosed = 3;
+inline unsigned multi_open_value(int layer) noexcept { return (layer & 1) ? 2u : 1u; }
+// Low bit of every field equal to v (1 or 2).
+inline std::uint64_t fields_equal(std::uint64_t x, unsigned v) noexcept {
+  return (v == 1 ? x & ~(x >> 1) : (x >> 1) & ~x) & kLowBits;
+}
+
 // Per word, what depends on the blank cell of its first rank (o = 32 * word mod N): which fields
-// have an odd-parity blank, which can move left / right, the blank and the group offset of field k.
+// have an odd-parity blank, which can move left / right (by k cells: left_by[k], right_by[k], the
+// multi-tile metric's), the blank and the group offset of field k.
 struct TwoBitGeometry {
   Geometry G;
   int n_cells;
   std::uint64_t size;   // ranks
   std::uint64_t words;  // ceil(size / 32)
   std::array<std::uint64_t, kMaxCells> odd{}, can_left{}, can_right{};
+  std::array<std::array<std::uint64_t, kMaxCells>, 8> left_by{}, right_by{};
   std::array<std::array<std::uint8_t, 32>, kMaxCells> blank{}, group_add{};
   std::array<std::uint8_t, kMaxCells> next_o{}, group_step{};
   std::uint64_t goal_rank = 0;
@@ -61,6 +72,10 @@ struct TwoBitGeometry {
         if (blank_parity(r, b)) odd[o] |= bit;
         if (b % w != 0) can_left[o] |= bit;
         if (b % w != w - 1) can_right[o] |= bit;
+        for (int by = 1; by < w; ++by) {
+          if (b % w - by >= 0) left_by[by][o] |= bit;
+          if (b % w + by <= w - 1) right_by[by][o] |= bit;
+        }
       }
       next_o[o] = static_cast<std::uint8_t>((o + 32) % N);
       group_step[o] = static_cast<std::uint8_t>((o + 32) / N);
@@ -208,7 +223,8 @@ struct ContiguousWords {
 // another (one unit of the layout). `local` points at its fields, placed as `layout` says. W: the
 // board width, fixed at compile time. Shared: several threads update the fields (relaxed atomics);
 // else plain loads and stores. Remote: called with every target rank whose word is not mine.
-template <int W, bool Shared, class Remote, class Layout = ContiguousWords>
+// Multi: the multi-tile metric, with its fields (multi_open_value; the threaded engine only).
+template <int W, bool Shared, class Remote, class Layout = ContiguousWords, bool Multi = false>
 class TwoBitExpander {
  public:
   TwoBitExpander(const TwoBitGeometry& T, std::uint64_t* local, const Layout& layout, int layer, bool collect,
@@ -234,19 +250,42 @@ class TwoBitExpander {
     for (std::uint64_t i = begin; i < end; ++i, g0 += T_.group_step[o], o = T_.next_o[o]) {
       std::uint64_t& word = local_[i + to_local];
       const std::uint64_t x = load(word);
-      const std::uint64_t open = open_fields(x);
-      if (!open) continue;
-      const std::uint64_t f = open & (odd_layer ? T_.odd[o] : ~T_.odd[o]);
-      if (!f) continue;
+      std::uint64_t f;
+      if constexpr (Multi) {
+        f = fields_equal(x, multi_open_value(layer_));
+        if (!f) continue;
+        or_word(word, f | (f << 1));  // closed
+      } else {
+        const std::uint64_t open = open_fields(x);
+        if (!open) continue;
+        f = open & (odd_layer ? T_.odd[o] : ~T_.odd[o]);
+        if (!f) continue;
+        and_word(word, ~(high ? f : f << 1));
+      }
       tally.expanded += static_cast<std::uint64_t>(std::popcount(f));
-      and_word(word, ~(high ? f : f << 1));
 
-      // Horizontal moves keep the group: the neighbouring fields, across words at the ends.
-      const std::uint64_t left = f & T_.can_left[o], right = f & T_.can_right[o];
-      const std::uint64_t h = ((left >> 2) | (right << 2)) & unseen_fields(x);
-      if (h) open_in(i + to_local, h, tally);
-      if (left & 1u) target(32 * i - 1, tally);
-      if (right >> 62) target(32 * i + 32, tally);
+      // Horizontal moves keep the group: the neighbouring fields (multi-tile: k fields away, for
+      // every k the row allows), across words at the ends.
+      if constexpr (Multi) {
+        std::uint64_t h = 0;
+        for (int by = 1; by < W; ++by) {
+          const std::uint64_t left = f & T_.left_by[by][o], right = f & T_.right_by[by][o];
+          h |= (left >> (2 * by)) | (right << (2 * by));
+          // Fields shifted out of the word: the first `by` to the left, the last `by` to the right.
+          for (std::uint64_t m = left & ((std::uint64_t{1} << (2 * by)) - 1u); m; m &= m - 1)
+            target(32 * i + static_cast<std::uint64_t>(std::countr_zero(m) >> 1) - static_cast<std::uint64_t>(by), tally);
+          for (std::uint64_t m = right >> (64 - 2 * by); m; m &= m - 1)
+            target(32 * i + 32 + static_cast<std::uint64_t>(std::countr_zero(m) >> 1), tally);
+        }
+        h &= unseen_fields(x);
+        if (h) open_in(i + to_local, h, tally);
+      } else {
+        const std::uint64_t left = f & T_.can_left[o], right = f & T_.can_right[o];
+        const std::uint64_t h = ((left >> 2) | (right << 2)) & unseen_fields(x);
+        if (h) open_in(i + to_local, h, tally);
+        if (left & 1u) target(32 * i - 1, tally);
+        if (right >> 62) target(32 * i + 32, tally);
+      }
 
       // Vertical moves: the group's permutation (cursor) and the Lehmer delta.
       for (std::uint64_t m = f; m; m &= m - 1) {
@@ -263,7 +302,7 @@ class TwoBitExpander {
         const ByteCode c{cursor_.seq(v), cursor_.digits(v)};
         const auto lex = static_cast<std::int64_t>(2 * g + v);
         const std::uint64_t source = 32 * i + static_cast<std::uint64_t>(k);
-        vertical_moves<W, false>(G_, c, b, [&](int to, std::int64_t delta) {
+        vertical_moves<W, Multi>(G_, c, b, [&](int to, std::int64_t delta) {
           push((static_cast<std::uint64_t>(lex + delta) >> 1) * N + static_cast<std::uint64_t>(to), source, tally);
         });
       }
@@ -293,8 +332,16 @@ class TwoBitExpander {
       w &= mask;
     }
   }
+  static void or_word(std::uint64_t& w, std::uint64_t bits) {
+    if constexpr (Shared) {
+      std::atomic_ref<std::uint64_t>(w).fetch_or(bits, std::memory_order_relaxed);
+    } else {
+      w |= bits;
+    }
+  }
   // Opens the fields `h` (low bits; unseen when read) of local word i, counting those this call
-  // opened, and marks the word's block.
+  // opened, and marks the word's block. Open is 11, or in the multi-tile metric the next layer's
+  // value.
   void open_in(std::uint64_t i, std::uint64_t h, TwoBitTally& tally) {
     std::uint64_t& w = local_[i];
     if (next_marks_) {
@@ -308,12 +355,14 @@ class TwoBitExpander {
         }
       }
     }
+    std::uint64_t bits = h | (h << 1);
+    if constexpr (Multi) bits = multi_open_value(layer_ + 1) == 1 ? h : h << 1;
     std::uint64_t old;
     if constexpr (Shared) {
-      old = std::atomic_ref<std::uint64_t>(w).fetch_or(h | (h << 1), std::memory_order_relaxed);
+      old = std::atomic_ref<std::uint64_t>(w).fetch_or(bits, std::memory_order_relaxed);
     } else {
       old = w;
-      w = old | h | (h << 1);
+      w = old | bits;
     }
     tally.found += static_cast<std::uint64_t>(std::popcount(h & unseen_fields(old)));
   }
