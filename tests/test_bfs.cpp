@@ -346,7 +346,9 @@ TEST_CASE("the vertical moves' Lehmer deltas equal the rank change by definition
   const std::uint64_t thin = testing::kSanitized ? 101 : 1;
   const std::pair<Board, std::uint64_t> boards[] = {
       {Board(3, 3), 5 * thin}, {Board(2, 5), 23 * thin}, {Board(3, 4), 307 * thin}, {Board(2, 6), 3001 * thin}};
-  for (const auto& [b, stride] : boards) {
+  for (const auto& entry : boards) {
+    const Board& b = entry.first;  // not a structured binding: the lambdas below capture it
+    const std::uint64_t stride = entry.second;
     CAPTURE(b.name());
     const Ranker r(b, b.cells() - 1);
     const detail::Geometry G(r);
