@@ -123,9 +123,10 @@ TwoBitResult bfs_two_bit(const Ranker& ranker, std::span<std::uint64_t> fields, 
       std::uint64_t* next = marks[(layer + 1) & 1].data();
       // Rounds of mark words, each followed by the application of its deferred far targets: as
       // many mark words as hold about kFarBudget far targets at this layer's density (at most two
-      // vertical targets a state), so that the buckets stay small.
+      // vertical targets a state, H-1 in the multi-tile metric), so that the buckets stay small.
       const double density = static_cast<double>(p.pending) / static_cast<double>(ranker.size());
-      const double per_mark_word = 2.0 * density * static_cast<double>(64 * detail::kBlockWords * 32);
+      const double vertical = multi ? ranker.board().height() - 1 : 2.0;
+      const double per_mark_word = vertical * density * static_cast<double>(64 * detail::kBlockWords * 32);
       const std::uint64_t round =
           defer ? std::clamp<std::uint64_t>(static_cast<std::uint64_t>(kFarBudget / std::max(per_mark_word, 1.0)), 1,
                                             mark_words)

@@ -620,6 +620,15 @@ TEST_CASE("two-bit engine, multi-tile metric: the byte engine's layers and farth
   }
 }
 
+TEST_CASE("two-bit engine, multi-tile metric: no table is built from the search, which keeps no distances",
+          "[two-bit][multi]") {
+  TwoBitOptions o;
+  o.bfs.metric = Metric::multi;
+  for (const int bits : {1, 2})
+    CHECK_THROWS_WITH(DistanceTable::build_two_bit(Board(3, 3), 8, o, nullptr, nullptr, bits),
+                      "a two-bit table counts single-tile moves only, not the multi-tile metric");
+}
+
 TEST_CASE("two-bit engine, multi-tile metric: the published radii of 3x4 (33) and 6x2 (41)",
           "[two-bit][multi][engine][big]") {
   // Against the byte engine's layers (whose radii tests/test_bfs.cpp checks against the published
