@@ -39,7 +39,6 @@ inline std::uint64_t unseen_fields(std::uint64_t x) noexcept { return ~(x | (x >
 
 // The multi-tile metric's fields (bfs.hpp): Korf's four values. The layer being expanded and the
 // layer being found take 01 and 10 by turns (01 expanded in even layers), 11 is closed.
-inline constexpr unsigned kClosed = 3;
 inline unsigned multi_open_value(int layer) noexcept { return (layer & 1) ? 2u : 1u; }
 // Low bit of every field equal to v (1 or 2).
 inline std::uint64_t fields_equal(std::uint64_t x, unsigned v) noexcept {
