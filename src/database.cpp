@@ -395,6 +395,13 @@ LoadedDatabase load_checked(const std::filesystem::path& path, const std::string
   db.info.entries = get<std::uint64_t>(bytes, 24);
   const auto offset = get<std::uint64_t>(bytes, 32);
   const auto size = get<std::uint64_t>(bytes, 40);
+  // The metric (0 in every file written before it was stored: single-tile); only byte tables and
+  // pattern databases have another (a multi-tile database's placements hold the blank too).
+  const auto metric = get<std::uint8_t>(bytes, kMetricOffset);
+  if (metric > static_cast<std::uint8_t>(Metric::multi)) throw bad("unknown metric " + std::to_string(metric));
+  if (metric != 0 && db.info.kind != kKindDistanceTable && db.info.kind != kKindPatternDatabase)
+    throw bad("a multi-tile metric on a file of kind " + std::to_string(db.info.kind));
+  db.info.metric = static_cast<Metric>(metric);
   std::uint64_t expected = 1;
   if (automaton) {
     // Four entries a state; state numbers stay below kNoState.
@@ -404,7 +411,8 @@ LoadedDatabase load_checked(const std::filesystem::path& path, const std::string
   } else if (table) {
     expected = kFactorial[n] / 2;
   } else {
-    for (std::uint32_t i = 0; i < k; ++i) expected *= static_cast<std::uint64_t>(n) - i;
+    const std::uint32_t items = k + (db.info.metric == Metric::multi ? 1 : 0);
+    for (std::uint32_t i = 0; i < items; ++i) expected *= static_cast<std::uint64_t>(n) - i;
   }
   // A zero-aware database has an entry per placement and region of the blank: between one and
   // N-k a placement (its loader checks the exact count, which depends on the board's geometry).
@@ -412,7 +420,9 @@ LoadedDatabase load_checked(const std::filesystem::path& path, const std::string
     expected = db.info.entries;
   if (db.info.entries != expected)
     throw bad("holds " + std::to_string(db.info.entries) + " entries, " +
-              (table ? "a " + db.info.goal.board.name() + " table has " : "a pattern of " + std::to_string(k) + " tiles has ") +
+              (table ? "a " + db.info.goal.board.name() + " table has "
+                     : "a " + std::string(db.info.metric == Metric::multi ? "multi-tile " : "") + "pattern of " +
+                           std::to_string(k) + " tiles has ") +
               std::to_string(expected));
   const std::uint64_t payload_size = db.info.kind == kKindTwoBitTable   ? (db.info.entries + 31) / 32 * 8
                                      : db.info.kind == kKindOneBitTable || zero_aware ? (db.info.entries + 63) / 64 * 8
@@ -439,12 +449,6 @@ LoadedDatabase load_checked(const std::filesystem::path& path, const std::string
              get<std::uint64_t>(bytes, kChunkCountOffset) != 0) {
     throw bad("reserved header fields are not zero");
   }
-  // The metric (0 in every file written before it was stored: single-tile); only byte tables have another.
-  const auto metric = get<std::uint8_t>(bytes, kMetricOffset);
-  if (metric > static_cast<std::uint8_t>(Metric::multi)) throw bad("unknown metric " + std::to_string(metric));
-  if (metric != 0 && db.info.kind != kKindDistanceTable)
-    throw bad("a multi-tile metric on a file of kind " + std::to_string(db.info.kind));
-  db.info.metric = static_cast<Metric>(metric);
   const std::uint64_t expected_size = offset + size + trailer;
   if (bytes.size() != expected_size)
     throw bad(bytes.size() < expected_size

@@ -4,8 +4,10 @@
 // `check`'s own reader; multi-manhattan admissible and consistent; the move notation both ways.
 #include <catch2/catch.hpp>
 
+#include <fstream>
 #include <memory>
 #include <random>
+#include <sstream>
 #include <string>
 
 #include "support.hpp"
@@ -13,6 +15,9 @@
 #include "tilespace/distance_table.hpp"
 #include "tilespace/errors.hpp"
 #include "tilespace/goal_table.hpp"
+#include "tilespace/pdb/database.hpp"
+#include "tilespace/pdb/heuristic.hpp"
+#include "tilespace/search/pattern_heuristic.hpp"
 #include "tilespace/search/heuristics.hpp"
 #include "tilespace/search/registry.hpp"
 #include "tilespace/search/solve.hpp"
@@ -325,7 +330,13 @@ TEST_CASE("the metric in planning: what takes multi, what refuses it, and the de
   CHECK(plan_solve(q, ctx).algorithm == "idastar");  // not aidastar
   CHECK(plan_solve(q, ctx).heuristic == "multi-manhattan");  // walking distance does not take 5x5
   ctx.board = Board(4, 4);
-  CHECK(plan_solve(q, ctx).heuristic == "walking-distance");  // the strongest on 4x4
+  CHECK(plan_solve(q, ctx).heuristic == "mpdb");  // the strongest on 4x4: multi-tile pattern databases
+  ctx.board = Board(3, 4);
+  CHECK(plan_solve(q, ctx).heuristic == "multi-manhattan");  // fewer than 16 cells (the table serves them)
+  ctx.board = Board(4, 4);
+  ctx.default_heuristic = "manhattan";  // the server's light default: no database built for a request
+  CHECK(plan_solve(q, ctx).heuristic == "walking-distance");
+  ctx.default_heuristic.clear();
   ctx.board = Board(3, 3);
   ctx.default_heuristic = "manhattan";              // the server's lighter default is single-tile
   CHECK(plan_solve(q, ctx).heuristic == "multi-manhattan");
@@ -351,6 +362,13 @@ TEST_CASE("the metric in planning: what takes multi, what refuses it, and the de
   r.heuristic = "pdb";
   refused(r, "heuristic", "counts single-tile moves");
   r = q;
+  r.pattern = "1,2/3,4";  // --pattern alone takes the metric's pattern databases
+  CHECK(plan_solve(r, ctx).heuristic == "mpdb");
+  CHECK(plan_solve(r, ctx).pattern == "1,2/3,4");
+  r = SolveRequest{};
+  r.heuristic = "mpdb";
+  refused(r, "heuristic", "counts multi-tile moves: give --metric multi");
+  r = q;
   r.trace = true;  // traced in either metric
   CHECK(plan_solve(r, ctx).metric == Metric::multi);
   r = q;
@@ -371,4 +389,163 @@ TEST_CASE("the metric in planning: what takes multi, what refuses it, and the de
   o.algorithm = "astar";
   o.heuristic = "exact";
   CHECK_THROWS_WITH(solve(goal.slid(6), goal, o), Catch::Contains("counts single-tile moves, not multi-tile"));
+}
+
+// ---- multi-tile pattern databases (pdb/build.hpp: build_multi_tile_database; --heuristic mpdb) ----
+
+namespace {
+
+// The mpdb heuristic's tables for `goal` from a multi-tile store in `dir`.
+pdb::PdbHeuristic multi_tables(const std::filesystem::path& dir, const State& goal, const std::string& spec) {
+  pdb::PdbStoreOptions so;
+  so.dir = dir;
+  so.build.metric = Metric::multi;
+  so.build.threads = 2;
+  pdb::PdbStore store(so);
+  return pdb::make_heuristic(store, goal, pdb::parse_partition(spec, goal));
+}
+
+}  // namespace
+
+TEST_CASE("multi-tile pattern databases (mpdb) are admissible and consistent on every 8-puzzle state, their "
+          "multi-cell moves equal to the value from scratch, and stronger than walking distance",
+          "[multi][search][pdb]") {
+  testing::TempDir dir;
+  const std::uint64_t sample = testing::kSanitized ? 4000 : 0;
+  for (const int blank : {8, 4, 1}) {  // the reflection on the diagonal (8, 4), none off it (1)
+    if (testing::kSanitized && blank == 4) continue;
+    const DistanceTable t = multi_table(Board(3, 3), blank);
+    const State goal = t.goal();
+    const Domain d(goal, Metric::multi);
+    for (const char* spec : {"1,2,3,4/5,6,7,8", "1,2,3/4,5,6+2,5,7,8", "8,6"}) {
+      INFO("goal blank " << blank << ", mpdb:" << spec);
+      const pdb::PdbHeuristic tables = multi_tables(dir.path, goal, spec);
+      CHECK(tables.reflects() == (blank != 1));
+      const MultiTileDatabases<Domain> h(d, tables);
+      const double mean = check_admissible(t, h, d, sample, 5);
+      if (std::string(spec) == "1,2,3,4/5,6,7,8") CHECK(mean > check_admissible(t, WalkingDistance<Domain>(d), d, sample, 5));
+      // The search's value is at least the tables' own (which has no walking distance).
+      std::mt19937_64 rng(7);
+      for (int i = 0; i < 200; ++i) {
+        const State s = nth_state(t, rng() % t.ranker().size());
+        CHECK(MultiTileDatabases<Domain>::value(h.eval(s.packed(), s.blank)) >= tables.evaluate(s));
+      }
+    }
+  }
+}
+
+TEST_CASE("IDA* and A* with multi-tile pattern databases equal the multi-tile tables of 3x3, 3x4 and 2x6",
+          "[multi][search][pdb][big]") {
+  testing::TempDir dir;
+  struct Case {
+    Board board;
+    const char* spec;
+    int states;
+  };
+  const Case cases[] = {{Board(3, 3), "1,2,3,4/5,6,7,8", testing::kSanitized ? 40 : 400},
+                        {Board(3, 4), "1,2,3,4,5/6,7,8,9,10", testing::kSanitized ? 3 : 12},
+                        {Board(2, 6), "1,2,3,4,5/6,7,8,9,10", testing::kSanitized ? 2 : 8}};
+  for (const Case& k : cases) {
+    const DistanceTable t = multi_table(k.board, k.board.cells() - 1);
+    const State goal = t.goal();
+    const pdb::PdbHeuristic tables = multi_tables(dir.path, goal, k.spec);
+    std::mt19937_64 rng(47);
+    int longest = 0;
+    for (int i = 0; i < k.states; ++i) {
+      const std::uint64_t r = rng() % t.ranker().size();
+      const State s = nth_state(t, r);
+      longest = std::max(longest, static_cast<int>(t.depths()[r]));
+      for (const char* a : {"idastar", "astar"}) {
+        if (std::string(a) == "astar" && i % 4 != 0) continue;
+        SolveOptions o;
+        o.algorithm = a;
+        o.heuristic = std::string("mpdb:") + k.spec;
+        o.pdb = &tables;
+        o.metric = Metric::multi;
+        const Result res = solve(s, goal, o);
+        INFO(k.board.name() << " " << a << " from " << s.to_string());
+        check_multi_path(res, s, goal);
+        CHECK(res.length() == t.depths()[r]);
+      }
+    }
+    CHECK(longest >= (k.board.cells() == 9 ? 20 : 25));
+  }
+}
+
+TEST_CASE("Korf's 15-puzzle instances in the multi-tile metric: two different sets of multi-tile pattern "
+          "databases find the same optimal lengths, with legal moves", "[multi][search][pdb][big]") {
+  if (testing::kSanitized) return;  // four 57.7 M-entry builds: the Release run's
+  testing::TempDir dir;
+  const auto instances = testing::read_instances("korf100.tsv", Board(4, 4));
+  const State goal = parse_state("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15", Board(4, 4));
+  const pdb::PdbHeuristic rows = multi_tables(dir.path, goal, "6-6");  // tiles 1-6 and 7-12
+  const pdb::PdbHeuristic cols = multi_tables(dir.path, goal, "1,4,5,8,9,12/2,3,6,7,10,11");
+  for (int i = 0; i < 12; ++i) {
+    const State& s = instances[static_cast<std::size_t>(i)].start;
+    std::array<int, 2> len{};
+    for (int k = 0; k < 2; ++k) {
+      SolveOptions o;
+      o.algorithm = "idastar";
+      o.heuristic = k == 0 ? "mpdb:6-6" : "mpdb:1,4,5,8,9,12/2,3,6,7,10,11";
+      o.pdb = k == 0 ? &rows : &cols;
+      o.metric = Metric::multi;
+      const Result res = solve(s, goal, o);
+      INFO("instance " << i + 1 << " with " << o.heuristic);
+      check_multi_path(res, s, goal);
+      len[static_cast<std::size_t>(k)] = res.length();
+    }
+    CHECK(len[0] == len[1]);
+    // A multi-tile move is one or more single-tile moves: never longer than the published optimum.
+    CHECK(len[0] <= instances[static_cast<std::size_t>(i)].length);
+  }
+}
+
+TEST_CASE("the 15-puzzle in the multi-tile metric: a BFS to depth 12 matches Rokicki's published layers, and IDA* "
+          "with multi-tile pattern databases solves states of the deepest layers in exactly their depth",
+          "[multi][search][pdb][big]") {
+  // tests/data/multi-tile.txt: "layers 4x4 ..." (Rokicki 2014, to depth 23).
+  std::vector<std::uint64_t> published;
+  {
+    std::ifstream in(std::string(TILESPACE_TEST_DATA) + "/multi-tile.txt");
+    REQUIRE(in);
+    for (std::string line; std::getline(in, line);)
+      if (line.rfind("layers 4x4 ", 0) == 0) {
+        std::istringstream words(line.substr(11));
+        for (std::uint64_t n; words >> n;) published.push_back(n);
+      }
+  }
+  REQUIRE(published.size() == 24);
+  const int depth = testing::kSanitized ? 8 : 12;  // 808,623 states at 12 (1.2 M in all)
+  const State goal = parse_state("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15", Board(4, 4));
+  const auto dist = testing::naive_bfs(goal, Metric::multi, depth);
+  std::vector<std::uint64_t> got(static_cast<std::size_t>(depth) + 1, 0);
+  std::vector<State> deepest;
+  for (const auto& [packed, d] : dist) {
+    ++got[static_cast<std::size_t>(d)];
+    if (d >= depth - 1 && deepest.size() < 200 && packed % 97 == 0) deepest.push_back(State::unpack(goal.board, packed));
+  }
+  CHECK(got == std::vector<std::uint64_t>(published.begin(), published.begin() + depth + 1));
+  REQUIRE(deepest.size() >= (testing::kSanitized ? 20u : 200u));
+  // Small patterns (5 tiles and the blank: 5.77 M entries each, built in a moment) with their
+  // reflections and walking distance.
+  testing::TempDir dir;
+  const pdb::PdbHeuristic tables = multi_tables(dir.path, goal, "1,2,3,4,5/6,7,8,9,10/11,12,13,14,15");
+  const Domain d(goal, Metric::multi);
+  const MultiTileDatabases<Domain> h(d, tables);
+  int checked = 0;
+  for (const State& s : deepest) {
+    if (testing::kSanitized && checked == 20) break;
+    const int want = dist.at(s.packed());
+    CHECK(Ops<MultiTileDatabases<Domain>>::h(h.eval(s.packed(), s.blank)) <= want);
+    SolveOptions o;
+    o.algorithm = "idastar";
+    o.heuristic = "mpdb";
+    o.pdb = &tables;
+    o.metric = Metric::multi;
+    const Result res = solve(s, goal, o);
+    INFO("from " << s.to_string());
+    check_multi_path(res, s, goal);
+    CHECK(res.length() == want);
+    ++checked;
+  }
 }

@@ -172,10 +172,10 @@ TEST_CASE("multi-tile tables: a file of the other metric is refused, and so are 
   }
 
   const std::pair<std::string, const char*> refused[] = {
-      {"build --metric multi --board 4x4", "--metric: multi: no exact table of 4x4 can exist"},
-      {"query --metric multi --board 4x4 '1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15'", "no exact table of 4x4 can exist"},
+      {"build --metric multi --board 5x5", "--metric: multi: no exact table of 5x5 can exist"},
       {"query --metric multi --board 5x5 --batch pairs.txt", "no exact table of 5x5 can exist"},
-      {"stats --metric multi --board 4x4", "no exact table of 4x4 can exist"},
+      {"stats --metric multi --board 4x4", "no exact table of 4x4 can exist (query and check search each pair"},
+      {"random --metric multi --board 4x4 --depth 9", "no exact table of 4x4 can exist"},
       {"build --metric multi --board 2x5 --bits 1", "multi-tile tables are built by the byte engine"},
       {"build --metric multi --board 7x2", "--metric: multi: the 7x2 multi-tile table needs the byte engine's"},
       {"build --metric multi --board 3x4 --max-memory 100M",
@@ -185,7 +185,6 @@ TEST_CASE("multi-tile tables: a file of the other metric is refused, and so are 
       {"query --metric multi --board 7x2 '1 2 3 4 5 6 7 8 9 10 11 12 0 13'", "the 7x2 multi-tile table needs the byte engine's"},
       {"stats --metric multi --board 7x2", "the 7x2 multi-tile table needs the byte engine's"},
       {"build --metric multi --zpdb 4-4", "--metric: does not apply with --zpdb"},
-      {"build --metric multi --pdb 4-4", "--metric: does not apply with --pdb"},
       {"build --metric multi --automaton", "--metric: does not apply with --automaton"},
       {"build --metric many", "--metric"},
   };
@@ -417,7 +416,7 @@ TEST_CASE("multi-tile answers from the command line: solve, solve --batch, check
       {"solve '" + hardest + "' --metric multi --heuristic manhattan", "--heuristic"},
       {"solve '" + hardest + "' --metric multi -a idastar --automaton on", "--automaton"},
       {"solve '" + hardest + "' --metric triple", "--metric"},
-      {"check answers.txt --metric multi --board 4x4", "--metric"},
+      {"check answers.txt --metric multi --board 5x5", "--metric"},  // (4x4: searched with mpdb)
       {"random --metric multi", "--metric"},
       {"random --metric multi --depth 10 --board 4x4", "--metric"},
       {"verify --metric multi --algorithms idastar:manhattan", "--algorithms"},
@@ -429,4 +428,105 @@ TEST_CASE("multi-tile answers from the command line: solve, solve --batch, check
     CHECK_THAT(r.err, Catch::Contains(option));
   }
   CHECK(!std::filesystem::exists(dir.path / "t.json"));
+}
+
+TEST_CASE("multi-tile pattern databases from the command line: build --metric multi --pdb, solve --heuristic mpdb, "
+          "the file kept apart from single-tile ones, and the refusals", "[multi][cli][pdb]") {
+  testing::TempDir dir;
+  // Built as asked, each file named with -m and its metric in the JSON; the second time up to date.
+  auto r = testing::run_cli("build --metric multi --pdb 4-4 --json", dir.path);
+  REQUIRE(r.rc == 0);
+  json built = json::parse(r.out);
+  REQUIRE(built.size() == 2);
+  for (const auto& f : built) {
+    CHECK(f["metric"] == "multi");
+    CHECK(f["up_to_date"] == false);
+    CHECK(f["entries"] == 9 * 8 * 7 * 6 * 5);  // the blank's cell and four tiles'
+    CHECK(f["file"].get<std::string>().find("out/3x3-123456780-m") == 0);
+    CHECK(std::filesystem::exists(dir.path / f["file"].get<std::string>()));
+  }
+  r = testing::run_cli("build --metric multi --pdb 4-4 --json", dir.path);
+  REQUIRE(r.rc == 0);
+  for (const auto& f : json::parse(r.out)) CHECK(f["up_to_date"] == true);
+
+  // solve with them: the multi-tile table's length, the databases named as used.
+  const std::string start = "'8 6 7 2 5 4 3 0 1'";
+  r = testing::run_cli("query --metric multi " + start, dir.path);
+  REQUIRE(r.rc == 0);
+  const int optimum = std::stoi(r.out);
+  for (const std::string how : {"--heuristic mpdb", "--heuristic mpdb:4-4", "--pattern 1,2,3/4,5,6+5,6,7,8",
+                                "--algorithm astar --heuristic mpdb"}) {
+    r = testing::run_cli("solve --metric multi --json " + how + " " + start, dir.path);
+    CAPTURE(how, r.err);
+    REQUIRE(r.rc == 0);
+    const json j = json::parse(r.out);
+    CHECK(j["length"] == optimum);
+    CHECK(j["metric"] == "multi");
+    CHECK(j["heuristic"].get<std::string>().rfind("mpdb:", 0) == 0);
+  }
+  // Refusals, exit 2: mpdb without --metric multi; a zero-aware build in the multi-tile metric; a
+  // pattern too large for a multi-tile database.
+  const std::pair<std::string, const char*> refused[] = {
+      {"solve --heuristic mpdb " + start, "--heuristic: mpdb counts multi-tile moves: give --metric multi"},
+      {"build --metric multi --zpdb 4-4", "--metric: does not apply with --zpdb"},
+      {"build --metric multi --pdb 1,2,3,4,5,6,7", "a multi-tile pattern on the 3x3 board has 1 to 6 tiles"},
+  };
+  for (const auto& [command, says] : refused) {
+    r = testing::run_cli(command, dir.path);
+    CAPTURE(command, r.err);
+    CHECK(r.rc == kExitInput);
+    CHECK_THAT(r.err, Catch::Contains(says));
+  }
+  // A multi-tile file under a single-tile database's name: exit 3, naming the file, the metric and
+  // the command that rebuilds it; a truncated one likewise.
+  const std::string mfile = built[0]["file"].get<std::string>();
+  std::string pfile = mfile;
+  pfile.replace(pfile.find("-m"), 2, "-p");
+  std::filesystem::copy_file(dir.path / mfile, dir.path / pfile);
+  r = testing::run_cli("solve --json --heuristic pdb:4-4 " + start, dir.path);
+  CHECK(r.rc == kExitData);
+  CHECK_THAT(r.err, Catch::Contains("holds multi-tile distances, not single-tile ones") &&
+                        Catch::Contains("rebuild it with: tilespace build --board 3x3 --pdb "));
+  std::string bytes = testing::read_file(dir.path / mfile);
+  bytes.resize(bytes.size() - 100);
+  testing::write_file(dir.path / mfile, bytes);
+  r = testing::run_cli("solve --metric multi --heuristic mpdb " + start, dir.path);
+  CHECK(r.rc == kExitData);
+  CHECK_THAT(r.err, Catch::Contains(mfile) && Catch::Contains("truncated") && Catch::Contains("--metric multi --pdb"));
+}
+
+TEST_CASE("the 15-puzzle in the multi-tile metric: query, query --batch and check search each pair with the stock "
+          "multi-tile pattern databases, and agree with solve", "[multi][cli][pdb][big]") {
+  testing::TempDir dir;
+  const std::string goal = "--board 4x4 --goal '0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15' --metric multi";
+  const auto instances = testing::read_instances("korf100.tsv", Board(4, 4));
+  const std::string a = instances[0].start.to_string(), b = instances[2].start.to_string();
+  // The first query builds the stock databases that build within a minute (6-6) and names them.
+  auto r = testing::run_cli("query " + goal + " '" + a + "'", dir.path);
+  CAPTURE(r.err);
+  REQUIRE(r.rc == 0);
+  CHECK_THAT(r.err, Catch::Contains("each answer is searched (idastar, mpdb:6-6)"));
+  const int qa = std::stoi(r.out);
+  r = testing::run_cli("solve --json " + goal + " --heuristic mpdb:1,2,3,4,5,6/7,8,9,10,11,12 '" + a + "'", dir.path);
+  REQUIRE(r.rc == 0);
+  const json solved = json::parse(r.out);
+  CHECK(solved["length"] == qa);
+  CHECK(qa <= instances[0].length);  // never more than the single-tile optimum
+  r = testing::run_cli("query --json " + goal + " --batch -", dir.path, a + "\n" + b + "\n");
+  REQUIRE(r.rc == 0);
+  const auto lines = output_lines(r.out);
+  REQUIRE(lines.size() == 2);
+  CHECK(json::parse(lines[0])["length"] == qa);
+  const int qb = json::parse(lines[1])["length"];
+  CHECK(qb <= instances[2].length);
+  // check: the solve's answer is optimal; one move more is not.
+  const std::string moves = solved["moves"];
+  testing::write_file(dir.path / "answers.txt", a + "\t\t" + moves + "\n" + a + "\t\t" + std::to_string(qa + 1) + "\n");
+  r = testing::run_cli("check --json " + goal + " answers.txt", dir.path);
+  CHECK(r.rc == 1);
+  const json verdicts = json::parse(r.out)["verdicts"];
+  REQUIRE(verdicts.size() == 2);
+  CHECK(verdicts[0]["verdict"] == "ok");
+  CHECK(verdicts[0]["optimal"] == qa);
+  CHECK(verdicts[1]["verdict"] == "wrong-length");
 }

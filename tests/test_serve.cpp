@@ -912,7 +912,8 @@ TEST_CASE("serve: metric=multi on query, POST /api/query, stats and solve, and r
   r = get(cli, "/api/info");
   REQUIRE(r.status == 200);
   for (const auto& h : r.body["heuristics"])
-    CHECK(h["multi_tile"] == (h["name"] == "multi-manhattan" || h["name"] == "walking-distance" || h["name"] == "exact"));
+    CHECK(h["multi_tile"] == (h["name"] == "multi-manhattan" || h["name"] == "walking-distance" || h["name"] == "exact" ||
+                                h["name"] == "mpdb"));
   // Bad metrics: 400 naming the parameter.
   for (const std::string url : {"/api/query?metric=triple&start=1+2+3+4+5+6+7+0+8", "/api/stats?metric=multi&board=4x4",
                                 "/api/solve?metric=multi&algorithm=aidastar&start=8+6+7+2+5+4+3+0+1",
@@ -957,4 +958,27 @@ TEST_CASE("serve: metric=multi on query, POST /api/query, stats and solve, and r
   r = get(cli, "/api/query?metric=multi&start=" + start);
   REQUIRE(r.status == 200);
   CHECK(r.body["length"] == 24);
+}
+
+TEST_CASE("serve: /api/query with metric=multi on 4x4 searches each pair with multi-tile pattern databases, and "
+          "/api/solve takes heuristic=mpdb", "[serve][multi][big]") {
+  testing::TempDir dir;
+  Server srv(dir.path);
+  httplib::Client cli("127.0.0.1", srv.port());
+  cli.set_url_encode(false);
+  cli.set_read_timeout(120, 0);  // the first query builds the databases (about 8 s)
+  // L3 then U from the goal (1 ... 15 and the blank last): two multi-tile moves, four single-tile.
+  const std::string two = "start=1+2+3+4+5+6+7+8+0+10+11+12+9+13+14+15";
+  Reply r = get(cli, "/api/query?metric=multi&board=4x4&" + two);  // builds the stock 6-6 on first use
+  INFO(r.body.dump());
+  REQUIRE(r.status == 200);
+  CHECK(r.body["metric"] == "multi");
+  CHECK(r.body["length"] == 2);
+  r = get(cli, "/api/solve?metric=multi&board=4x4&algorithm=idastar&heuristic=mpdb&" + two);
+  REQUIRE(r.status == 200);
+  CHECK(r.body["length"] == 2);
+  CHECK(r.body["heuristic"] == "mpdb:6-6");
+  r = get(cli, "/api/query?metric=multi&board=5x5&start=1+2+3+4+5+6+7+8+9+10+11+12+13+14+15+16+17+18+19+20+21+22+23+0+24");
+  CHECK(r.status == 400);
+  CHECK(r.body.value("param", "") == "metric");
 }

@@ -261,11 +261,17 @@ class Expander {
   detail::PrefetchRing<Target, kRing> ring_;
 };
 
-void check_pattern(const Board& board, const Pattern& pattern) {
+}  // namespace
+
+void check_pattern(const Board& board, const Pattern& pattern, Metric metric) {
   const int n = board.cells(), k = static_cast<int>(pattern.tiles.size());
   if (n > kMaxPdbCells) throw InputError("pattern databases handle boards of at most 32 cells");
-  if (k < 1 || k > n - 2)
-    throw InputError("a pattern on the " + board.name() + " board has 1 to " + std::to_string(n - 2) + " tiles");
+  // A multi-tile pattern of N-2 tiles with the blank leaves one other tile: the whole puzzle, half
+  // of whose placements cannot be reached.
+  const int most = metric == Metric::multi ? n - 3 : n - 2;
+  if (k < 1 || k > most)
+    throw InputError(std::string("a ") + (metric == Metric::multi ? "multi-tile " : "") + "pattern on the " +
+                     board.name() + " board has 1 to " + std::to_string(most) + " tiles");
   std::uint32_t seen = 0;
   for (const auto t : pattern.tiles) {
     if (t == 0 || t >= n || ((seen >> t) & 1u))
@@ -274,19 +280,18 @@ void check_pattern(const Board& board, const Pattern& pattern) {
   }
 }
 
-}  // namespace
-
-BuildEstimate estimate_build(const Board& board, const Pattern& pattern, int threads) {
-  check_pattern(board, pattern);
-  const PlacementRanker ranker(board.cells(), static_cast<int>(pattern.tiles.size()));
+BuildEstimate estimate_build(const Board& board, const Pattern& pattern, int threads, Metric metric) {
+  check_pattern(board, pattern, metric);
+  const bool multi = metric == Metric::multi;
+  const PlacementRanker ranker(board.cells(), static_cast<int>(pattern.tiles.size()) + (multi ? 1 : 0));
   BuildEstimate e;
   e.entries = ranker.size();
-  e.bytes = 2 * e.entries;
+  e.bytes = (multi ? 1 : 2) * e.entries;
   e.disk = kHeaderSize + e.entries;
   // The rates measured on the 2-core reference machine (build.hpp).
   const int cores = std::max(1, static_cast<int>(tbb::info::default_concurrency()));
   const int t = threads > 0 ? std::min(threads, cores) : cores;
-  const double per = (board.cells() <= 16 ? kNsPerPlacementSmall : kNsPerPlacementLarge) * 1e-9;
+  const double per = (multi ? kNsPerPlacementMulti : board.cells() <= 16 ? kNsPerPlacementSmall : kNsPerPlacementLarge) * 1e-9;
   e.seconds = static_cast<double>(e.entries) * per / t;
   return e;
 }
@@ -305,7 +310,7 @@ std::vector<std::uint64_t> count_values(std::span<const std::uint8_t> values) {
 }
 
 BuiltDatabase build_pattern_database(const State& goal, const Pattern& pattern, const BuildOptions& options) {
-  require_single_tile(options, "a pattern database");
+  if (options.metric == Metric::multi) return build_multi_tile_database(goal, pattern, options);
   detail::LayerDriver driver(options.threads);  // its clock starts here: seconds include the set-up
   const Board& board = goal.board;
   check_pattern(board, pattern);

@@ -13,12 +13,12 @@
 
 namespace tilespace::pdb {
 
-PatternDatabase::PatternDatabase(State goal, Pattern pattern)
-    : goal_(std::move(goal)), pattern_(std::move(pattern)),
-      ranker_(goal_.cells(), static_cast<int>(pattern_.tiles.size())) {}
+PatternDatabase::PatternDatabase(State goal, Pattern pattern, Metric metric)
+    : goal_(std::move(goal)), pattern_(std::move(pattern)), metric_(metric),
+      ranker_(goal_.cells(), static_cast<int>(pattern_.tiles.size()) + (metric == Metric::multi ? 1 : 0)) {}
 
 PatternDatabase PatternDatabase::build(const State& goal, const Pattern& pattern, const BuildOptions& options) {
-  PatternDatabase db(goal, pattern);
+  PatternDatabase db(goal, pattern, options.metric);
   auto built = std::make_shared<BuiltDatabase>(build_pattern_database(goal, pattern, options));
   db.histogram_ = built->histogram;
   db.values_ = built->values;
@@ -50,9 +50,12 @@ std::pair<std::span<const std::uint8_t>, std::shared_ptr<const void>> resident_p
 }
 
 PatternDatabase PatternDatabase::load(const std::filesystem::path& path, const State& goal, const Pattern& pattern,
-                                      Residence where) {
+                                      Residence where, Metric metric) {
   LoadedDatabase file = load_pattern_file(path, kKindPatternDatabase, goal, pattern);
-  PatternDatabase db(goal, pattern);
+  if (file.info.metric != metric)
+    throw DataError(path.string() + ": holds " + std::string(metric_name(file.info.metric)) + "-tile distances, not " +
+                    std::string(metric_name(metric)) + "-tile ones");
+  PatternDatabase db(goal, pattern, metric);
   db.histogram_ = std::move(file.info.histogram);
   std::tie(db.values_, db.owner_) = resident_payload(file, where, "pattern database " + path.string());
   return db;
@@ -61,6 +64,7 @@ PatternDatabase PatternDatabase::load(const std::filesystem::path& path, const S
 void PatternDatabase::save(const std::filesystem::path& path) const {
   DatabaseInfo info;
   info.kind = kKindPatternDatabase;
+  info.metric = metric_;
   info.goal = goal_;
   info.entries = ranker_.size();
   info.pattern = pattern_.tiles;
@@ -69,6 +73,10 @@ void PatternDatabase::save(const std::filesystem::path& path) const {
 }
 
 PdbStore::PdbStore(PdbStoreOptions options) : options_(std::move(options)) {}
+
+std::string PdbStore::metric_flag() const {
+  return options_.build.metric == Metric::multi ? "--metric multi " : "";
+}
 
 namespace {
 
@@ -80,7 +88,9 @@ struct Kind<PatternDatabase> {
   static constexpr bool kZeroAware = false;
   static constexpr const char* kWhat = "pattern";
   static constexpr const char* kFlag = "--pdb ";
-  static BuildEstimate estimate(const Board& b, const Pattern& p, int threads) { return estimate_build(b, p, threads); }
+  static BuildEstimate estimate(const Board& b, const Pattern& p, int threads, Metric m) {
+    return estimate_build(b, p, threads, m);
+  }
   static int radius(const PatternDatabase& db) { return static_cast<int>(db.histogram().size()) - 1; }
 };
 template <>
@@ -88,14 +98,14 @@ struct Kind<ZeroAwareDatabase> {
   static constexpr bool kZeroAware = true;
   static constexpr const char* kWhat = "zero-aware pattern";
   static constexpr const char* kFlag = "--zpdb ";
-  static BuildEstimate estimate(const Board& b, const Pattern& p, int threads) {
+  static BuildEstimate estimate(const Board& b, const Pattern& p, int threads, Metric) {
     return estimate_zero_aware(b, p, threads);
   }
   static int radius(const ZeroAwareDatabase& db) { return static_cast<int>(db.histogram().size()) - 1; }
 };
 
-BuildEstimate estimate_of(const Board& b, const Pattern& p, int threads, bool zero_aware) {
-  return zero_aware ? estimate_zero_aware(b, p, threads) : estimate_build(b, p, threads);
+BuildEstimate estimate_of(const Board& b, const Pattern& p, int threads, bool zero_aware, Metric m) {
+  return zero_aware ? estimate_zero_aware(b, p, threads) : estimate_build(b, p, threads, m);
 }
 
 }  // namespace
@@ -107,7 +117,8 @@ std::filesystem::path PdbStore::path_for(const State& goal, const Pattern& patte
     tiles += std::to_string(t);
   }
   return options_.dir /
-         (goal.board.name() + "-" + goal.compact() + (zero_aware ? "-z" : "-p") + tiles + (zero_aware ? ".zpdb" : ".pdb"));
+         (goal.board.name() + "-" + goal.compact() +
+          (zero_aware ? "-z" : options_.build.metric == Metric::multi ? "-m" : "-p") + tiles + (zero_aware ? ".zpdb" : ".pdb"));
 }
 
 bool PdbStore::has(const State& goal, const Pattern& pattern, bool zero_aware) const {
@@ -121,7 +132,7 @@ BuildCost PdbStore::estimate(const State& goal, const Partition& partition, bool
   BuildCost c;
   std::uint64_t largest = 0;
   for (const auto& p : partition.patterns) {
-    const BuildEstimate e = estimate_of(goal.board, p, options_.build.threads, zero_aware);
+    const BuildEstimate e = estimate_of(goal.board, p, options_.build.threads, zero_aware, options_.build.metric);
     // In memory for the search: a byte a placement, or a bit an entry.
     c.memory += zero_aware ? (e.entries + 7) / 8 : e.entries;
     if (has(goal, p, zero_aware)) continue;
@@ -141,8 +152,8 @@ void PdbStore::check_build_time(const State& goal, const Partition& partition, b
     return std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == ',' || ch == '/';
   });
   if (!plain) spec = "'" + spec + "'";  // a spec has no quote of its own (parse_partition)
-  throw too_long_to_build(std::string(zero_aware ? "zero-aware pattern database " : "pattern database ") + partition.name,
-                          goal, options_.dir, c, build_command(goal, options_.dir, (zero_aware ? "--zpdb " : "--pdb ") + spec));
+  throw too_long_to_build(std::string(zero_aware ? "zero-aware pattern database " : metric_flag().empty() ? "pattern database " : "multi-tile pattern database ") + partition.name,
+                          goal, options_.dir, c, build_command(goal, options_.dir, metric_flag() + (zero_aware ? "--zpdb " : "--pdb ") + spec));
 }
 
 template <class Db>
@@ -159,9 +170,10 @@ std::shared_ptr<const Db> PdbStore::get_as(const State& goal, const Pattern& pat
   }
   std::shared_ptr<const Db> db;
   try {
-    db = std::make_shared<const Db>(Db::load(path, goal, pattern));
+    if constexpr (z) db = std::make_shared<const Db>(Db::load(path, goal, pattern));
+    else db = std::make_shared<const Db>(Db::load(path, goal, pattern, options_.build.metric));
   } catch (const DataError& e) {  // the message ends with the command that rebuilds the file
-    throw with_rebuild(e, build_command(goal, options_.dir, Kind<Db>::kFlag + pattern.name() + " --force"));
+    throw with_rebuild(e, build_command(goal, options_.dir, metric_flag() + Kind<Db>::kFlag + pattern.name() + " --force"));
   }
   cache[path.string()] = db;
   return db;
@@ -190,10 +202,10 @@ std::vector<std::shared_ptr<const ZeroAwareDatabase>> PdbStore::get_zero_aware(c
   return dbs;
 }
 
-std::vector<Partition> stock_by_strength(const State& goal) {
+std::vector<Partition> stock_by_strength(const State& goal, Metric metric) {
   const Board& b = goal.board;
   std::vector<Partition> stock;
-  for (const auto& name : stock_partitions(b)) stock.push_back(parse_partition(name, goal));
+  for (const auto& name : stock_partitions(b, metric)) stock.push_back(parse_partition(name, goal));
   if (stock.empty()) throw InputError("no stock partition for the " + b.name() + " board: give --pattern 1,2,3/4,5,6");
   auto placements = [&](const Partition& p) {
     std::uint64_t n = 0;
@@ -206,7 +218,7 @@ std::vector<Partition> stock_by_strength(const State& goal) {
 }
 
 Partition choose_partition(const PdbStore& store, const State& goal, bool zero_aware) {
-  const std::vector<Partition> stock = stock_by_strength(goal);
+  const std::vector<Partition> stock = stock_by_strength(goal, store.options().build.metric);
   for (const auto& p : stock)
     if (std::all_of(p.patterns.begin(), p.patterns.end(),
                     [&](const Pattern& pat) { return store.has(goal, pat, zero_aware); }))
@@ -248,16 +260,18 @@ std::shared_ptr<const Db> PdbStore::build_as(const State& goal, const Pattern& p
   const auto path = path_for(goal, pattern, z);
   create_folder(path.parent_path());  // before any work: a mistyped --db is one error, nothing built
   if (options_.note) {
-    const BuildEstimate e = Kind<Db>::estimate(goal.board, pattern, options_.build.threads);
+    const BuildEstimate e = Kind<Db>::estimate(goal.board, pattern, options_.build.threads, options_.build.metric);
     char buf[320];
     std::snprintf(buf, sizeof buf, "building %s %s: %llu entries, %.0f MiB of memory, about %.0f s, into %s",
-                  Kind<Db>::kWhat, pattern.name().c_str(), static_cast<unsigned long long>(e.entries),
+                  metric_flag().empty() ? Kind<Db>::kWhat : "multi-tile pattern", pattern.name().c_str(), static_cast<unsigned long long>(e.entries),
                   static_cast<double>(e.bytes) / (1 << 20), e.seconds, path.string().c_str());
     options_.note(buf);
   }
   Db::build(goal, pattern, options_.build).save(path);
   // The built copy is gone; load the file as any other (the page cache holds its bytes).
-  auto mapped = std::make_shared<const Db>(Db::load(path, goal, pattern));
+  std::shared_ptr<const Db> mapped;
+  if constexpr (z) mapped = std::make_shared<const Db>(Db::load(path, goal, pattern));
+  else mapped = std::make_shared<const Db>(Db::load(path, goal, pattern, options_.build.metric));
   if (options_.note) {
     char buf[256];
     std::snprintf(buf, sizeof buf, "built %s (largest value %d)", path.string().c_str(), Kind<Db>::radius(*mapped));

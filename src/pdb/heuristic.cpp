@@ -78,7 +78,12 @@ int PdbHeuristic::sum(const std::array<std::uint8_t, kMaxPdbCells>& cell_of_tile
   };
   int j = 0;
   for (const auto& db : dbs_) {
-    place_tiles(db->pattern());
+    if (db->metric() == Metric::multi) {  // the blank's cell first
+      pos[0] = cell_of_tile[0];
+      for (std::size_t i = 0; i < db->pattern().tiles.size(); ++i) pos[i + 1] = cell_of_tile[db->pattern().tiles[i]];
+    } else {
+      place_tiles(db->pattern());
+    }
     value[static_cast<std::size_t>(j++)] = db->value(pos.data());
   }
   for (const auto& db : zdbs_) {
@@ -111,6 +116,11 @@ int PdbHeuristic::evaluate(const State& s) const { return std::max(direct(s), re
 
 PdbHeuristic make_heuristic(PdbStore& store, const State& goal, const Partition& partition, bool zero_aware) {
   if (zero_aware) return PdbHeuristic(goal, store.get_zero_aware(goal, partition), partition.groups);
+  if (store.options().build.metric == Metric::multi) {
+    std::vector<std::vector<int>> each;
+    for (int j = 0; j < static_cast<int>(partition.patterns.size()); ++j) each.push_back({j});
+    return PdbHeuristic(goal, store.get(goal, partition), std::move(each));
+  }
   return PdbHeuristic(goal, store.get(goal, partition), partition.groups);
 }
 

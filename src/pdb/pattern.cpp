@@ -10,18 +10,27 @@ namespace {
 
 // Stock partitions as blocks of cells for the goal with the blank on cell 0; a stock catalogue has
 // several partitions.
+// `metrics`: the metrics whose stock it is (bit 0 single-tile, bit 1 multi-tile); a multi-tile
+// database holds the blank too (build.hpp), so its patterns are smaller: 4x4's 8 tiles and the
+// blank would be 4.15 G placements.
 struct Stock {
   int w, h;
   const char* name;
   std::vector<std::vector<std::vector<int>>> partitions;
+  unsigned metrics = 1;
 };
+constexpr unsigned kSingle = 1, kMulti = 2;
 
 const std::vector<Stock>& stock() {
   static const std::vector<Stock> s{
-      {3, 3, "4-4", {{{1, 2, 4, 5}, {3, 6, 7, 8}}}},
+      {3, 3, "4-4", {{{1, 2, 4, 5}, {3, 6, 7, 8}}}, kSingle | kMulti},
       {4, 4, "5-5-5", {{{1, 2, 3, 6, 7}, {4, 5, 8, 9, 12}, {10, 11, 13, 14, 15}}}},
       {4, 4, "6-6-3", {{{1, 4, 5, 8, 9, 12}, {2, 3, 6, 7, 10, 11}, {13, 14, 15}}}},
       {4, 4, "7-8", {{{1, 2, 3, 4, 5, 6, 7}, {8, 9, 10, 11, 12, 13, 14, 15}}}},
+      // Multi-tile (mpdb): the top rows' and the next rows' tiles, the last tiles left to walking
+      // distance and the reflection.
+      {4, 4, "6-6", {{{1, 2, 3, 4, 5, 6}, {7, 8, 9, 10, 11, 12}}}, kMulti},
+      {4, 4, "7-7", {{{1, 2, 3, 4, 5, 6, 7}, {8, 9, 10, 11, 12, 13, 14}}}, kMulti},
       // Korf & Felner (2002): four 2x3-ish blocks around the blank's corner.
       {5, 5, "6-6-6-6", {{{1, 2, 5, 6, 7, 12}, {3, 4, 8, 9, 13, 14}, {10, 11, 15, 16, 20, 21}, {17, 18, 19, 22, 23, 24}}}},
   };
@@ -79,10 +88,11 @@ std::string Pattern::name() const {
   return s;
 }
 
-std::vector<std::string> stock_partitions(const Board& board) {
+std::vector<std::string> stock_partitions(const Board& board, Metric metric) {
   std::vector<std::string> names;
+  const unsigned m = metric == Metric::multi ? kMulti : kSingle;
   for (const auto& s : stock())
-    if (s.w == board.width() && s.h == board.height()) names.emplace_back(s.name);
+    if (s.w == board.width() && s.h == board.height() && (s.metrics & m)) names.emplace_back(s.name);
   return names;
 }
 

@@ -16,6 +16,7 @@
 #include "tilespace/engine/layer_kernel.hpp"
 #include "tilespace/errors.hpp"
 #include "tilespace/pdb/database.hpp"
+#include "byte_layers.hpp"
 
 namespace tilespace::pdb {
 namespace {
@@ -85,11 +86,6 @@ ZeroAwareIndex::ZeroAwareIndex(const Board& board, int tiles) : grid_(board), n_
 }
 
 namespace {
-
-struct Found {
-  std::uint64_t found = 0;
-  void join(const Found& o) { found += o.found; }
-};
 
 // Expands the entries of value `layer` in a block: every pattern tile next to the blank's region
 // slides into each of its neighbouring cells in the region; the blank's new region is the one
@@ -195,30 +191,12 @@ BuiltZeroAware build_zero_aware_values(const State& goal, const Pattern& pattern
   db.values = db.memory.bytes().first(size);
   std::uint8_t* values = db.values.data();
 
-  driver.execute([&] {
-    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, size, 1u << 20),
-                      [&](const auto& r) { std::fill(values + r.begin(), values + r.end(), kNotReached); });
-    const auto home = placement_of(goal, pattern);
-    values[index.rank(home.data(), goal.blank)] = 0;
-    const std::uint64_t grain = std::max<std::uint64_t>(1024, std::min<std::uint64_t>(1u << 16, size / 256 + 1));
-    driver.start_layer();
-    std::uint64_t total = 1;
-    for (int layer = 0;; ++layer) {
-      if (layer >= kMostLayers)
-        throw ResourceError("zero-aware pattern " + pattern.name() + ": costs above " + std::to_string(kMostLayers));
-      const Found n = driver.pass<Found>(size, grain, [&]<bool Shared>(std::uint64_t begin, std::uint64_t end, Found& f) {
-        f.found += ZeroAwareExpander<Shared>(index, values, layer).run(begin, end);
-      });
-      if (n.found == 0) break;
-      total += n.found;
-      driver.report(options.on_layer, layer + 1, n.found, total, 0);
-    }
-    db.histogram = count_values(db.values);
-  });
-  if (db.histogram[kNotReached] != 0)
-    throw std::logic_error("zero-aware pattern " + pattern.name() + ": " + std::to_string(db.histogram[kNotReached]) +
-                           " entries were never reached");
-  while (!db.histogram.empty() && db.histogram.back() == 0) db.histogram.pop_back();
+  const auto home = placement_of(goal, pattern);
+  db.histogram = detail::byte_layers(driver, options, db.values, kNotReached, index.rank(home.data(), goal.blank), kMostLayers,
+                                     "zero-aware pattern " + pattern.name(),
+                                     [&]<bool Shared>(int layer, std::uint64_t begin, std::uint64_t end) {
+                                       return ZeroAwareExpander<Shared>(index, values, layer).run(begin, end);
+                                     });
   db.seconds = driver.seconds();
   return db;
 }

@@ -256,9 +256,23 @@ struct CatalogueEntry {
   }
 };
 
+struct MpdbEntry {
+  static constexpr HeuristicInfo info{
+      "mpdb", true, false, true,
+      "multi-tile pattern databases (--metric multi), each over its tiles and the blank, the largest value taken with "
+      "the reflection's and walking distance's: mpdb picks the board's stock patterns (4x4: 1-7 and 8-14); "
+      "mpdb:1,2,3,4,5,6,7/8,9,10,11,12,13,14 names them ('+' joins patterns that share tiles)",
+      /*zero_aware=*/false, /*catalogue=*/false, /*multi_tile=*/true, /*multi_only=*/true};
+  template <class D>
+  static auto make(const D& d, const HeuristicSources& sources) {
+    if (!sources.pdb) throw InputError("the multi-tile pattern-database heuristic needs its databases");
+    return std::make_shared<MultiTileDatabases<D>>(d, *sources.pdb);
+  }
+};
+
 using Heuristics = List<MisplacedEntry, ManhattanEntry, LinearConflictEntry, InversionsEntry, InversionsWeightedEntry,
                         MisplacedInversionsEntry, MisplacedSharedPairsEntry, IndexDistanceEntry, MultiManhattanEntry, WalkingDistanceEntry, ExactEntry, PdbEntry,
-                        ZpdbEntry, CatalogueEntry>;
+                        ZpdbEntry, CatalogueEntry, MpdbEntry>;
 
 // ---- derived ----
 

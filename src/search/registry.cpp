@@ -1,6 +1,8 @@
 // The solver registry and the planning step (search/registry.hpp).
 #include "tilespace/search/registry.hpp"
 
+#include "tilespace/pdb/pattern.hpp"
+
 #include "tilespace/search/walking_distance.hpp"
 
 #include <algorithm>
@@ -139,6 +141,16 @@ namespace {
 // Boards with stock pattern-database partitions (pdb/pattern.hpp), where pdb is the default heuristic.
 bool stock_pdb(const Board& b) { return b.width() == b.height() && (b.width() == 4 || b.width() == 5); }
 
+// In the multi-tile metric: the multi-tile databases on 4x4 (Korf's 100 in 3 s with 7-7, 14 s with
+// 6-6, against 91 s for one instance with walking distance alone: docs/benchmarks.md), unless the
+// front end keeps to light heuristics (`light`: the server's default builds no database); walking
+// distance on the other boards of 16 cells it takes; else multi-manhattan. Smaller boards have
+// their exact table.
+const char* multi_default_heuristic(const Board& b, bool light) {
+  if (b.cells() < 16 || !walking_distance_takes(b)) return "multi-manhattan";
+  return light || pdb::stock_partitions(b, Metric::multi).empty() ? "walking-distance" : "mpdb";
+}
+
 }  // namespace
 
 std::string default_search(const Board& board) {
@@ -236,16 +248,18 @@ SolvePlan plan_solve(const SolveRequest& q, const PlanContext& ctx) {
   if (alg->uses_heuristic) {
     const bool front_default_fits = !ctx.default_heuristic.empty() &&
                                     (!multi || (find_heuristic(ctx.default_heuristic) && find_heuristic(ctx.default_heuristic)->multi_tile));
-    p.heuristic = q.heuristic.value_or(q.pattern ? "pdb"
+    p.heuristic = q.heuristic.value_or(q.pattern ? (multi ? "mpdb" : "pdb")
                                        : front_default_fits ? ctx.default_heuristic
-                                       : multi ? (ctx.board.cells() >= 16 && walking_distance_takes(ctx.board) ? "walking-distance"
-                                                                                                              : "multi-manhattan")
+                                       : multi ? multi_default_heuristic(ctx.board, !ctx.default_heuristic.empty())
                                        : stock_pdb(ctx.board) ? "pdb" : "manhattan");
     const HeuristicInfo* h = find_heuristic(p.heuristic);
     if (!h) throw option_error("heuristic", "unknown heuristic '" + p.heuristic + "' (" + heuristic_names() + ")");
     if (multi && !h->multi_tile)
       throw option_error(q.heuristic ? "heuristic" : "pattern",
                          p.heuristic + " counts single-tile moves; in the multi-tile metric use " + multi_tile_heuristics());
+    if (!multi && h->multi_only)
+      throw option_error("heuristic", p.heuristic + " counts multi-tile moves: give --metric multi (pattern databases "
+                                                    "of single-tile moves: pdb, zpdb, catalogue)");
     p.pattern_database = h->pattern_database;
     p.zero_aware = h->zero_aware;
     p.catalogue = h->catalogue;

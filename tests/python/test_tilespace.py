@@ -1094,8 +1094,16 @@ def test_multi_tile_metric_everywhere(tmp_path):
     assert list(tilespace.distances(states, db=db, metric="multi")) == [19] * 4
     with pytest.raises(ValueError, match="^metric: 'triple' is not a metric"):
         tilespace.distance(start, db=db, metric="triple")
-    with pytest.raises(ValueError, match="^metric: multi: no exact table of 4x4 can exist, and its multi-tile searches take too long"):
-        tilespace.distance(list(range(16)), db=db, metric="multi")
+    with pytest.raises(ValueError, match="^metric: multi: no exact table of 5x5 can exist, and its multi-tile searches take too long"):
+        tilespace.distance(list(range(25)), db=db, metric="multi")
+    # 4x4: searched with the stock multi-tile pattern databases (6-6, built here on first use).
+    one_move = "1 2 3 4 5 6 7 8 9 10 11 12 0 13 14 15"  # R3 from the goal: one multi-tile move
+    assert tilespace.distance(one_move, db=db, metric="multi") == 1
+    assert tilespace.distance(one_move, db=db) == 3
+    assert list(tilespace.distances([one_move, "1 2 3 4 5 6 7 8 0 10 11 12 9 13 14 15"], board="4x4", db=db,
+                                    metric="multi")) == [1, 2]
+    with pytest.raises(ValueError, match="^metric: multi: no exact table of 4x4 can exist \\(query and check search"):
+        tilespace.stats(board="4x4", db=db, metric="multi")
     with pytest.raises(ValueError, match="^metric: applies with depth"):
         tilespace.random_states(2, board="3x3", db=db, metric="multi")
     with pytest.raises(ValueError, match="^algorithm: aidastar counts single-tile moves"):

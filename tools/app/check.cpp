@@ -21,11 +21,11 @@ CheckRun run_check(Common& c, const InputText& input, double max_seconds, Keep k
   const std::optional<Board> board = board_option(c);
   const std::optional<State> default_goal = goal_option(c);
   const Metric metric = metric_option(c);
-  if (board) require_table_metric(c, *board);
+  if (board) require_answer_metric(c, *board);
   search::Limits limits;
   limits.max_seconds = max_seconds;
   SearchSources sources(c);
-  Oracle oracle(sources, c.threads, limits);
+  Oracle oracle(sources, c.threads, limits, false, default_plan_context(), metric);
   auto optimum = [&](const State& start, const State& goal) { return oracle(start, goal).optimum; };
   CheckRun run;
   const auto t0 = std::chrono::steady_clock::now();
@@ -40,7 +40,7 @@ CheckRun run_check(Common& c, const InputText& input, double max_seconds, Keep k
       const CheckFields fields = parse_check_line(line, board, default_goal);
       goal = fields.goal;
       const Answer answer = parse_answer(fields.answer_text);
-      if (!board) require_table_metric(c, goal.board);
+      if (!board) require_answer_metric(c, goal.board);
       verdict = check_answer(fields.start, goal, answer, optimum, metric);
       cl.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - line_t0).count();
       cl.verdict = verdict.verdict;

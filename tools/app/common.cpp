@@ -62,8 +62,17 @@ std::function<void(const std::string&)> notes(const Common& c) {
 
 Metric metric_option(const Common& c) { return tilespace::metric_option(c.metric); }
 
+// Boards whose multi-tile answers are searched (app/oracle.hpp): no table can exist, and stock
+// multi-tile pattern databases make the search quick (4x4: Korf's 100 in a few seconds).
+bool multi_answers_searched(const Board& board) {
+  return !table_can_exist(board) && !pdb::stock_partitions(board, Metric::multi).empty();
+}
+
 void require_table_metric(Metric m, const Board& board) {
   if (m == Metric::single) return;
+  if (multi_answers_searched(board))
+    throw option_error("metric", std::string(metric_name(m)) + ": no exact table of " + board.name() +
+                                     " can exist (query and check search each pair with multi-tile pattern databases)");
   if (!table_can_exist(board))
     throw option_error("metric", std::string(metric_name(m)) + ": no exact table of " + board.name() +
                                      " can exist, and its multi-tile searches take too long for every pair (solve --metric multi "
@@ -78,6 +87,12 @@ void require_table_metric(Metric m, const Board& board) {
                                      "(build --count-only counts its layers)");
 }
 void require_table_metric(const Common& c, const Board& board) { require_table_metric(metric_option(c), board); }
+
+void require_answer_metric(Metric m, const Board& board) {
+  if (m == Metric::multi && multi_answers_searched(board)) return;
+  require_table_metric(m, board);
+}
+void require_answer_metric(const Common& c, const Board& board) { require_answer_metric(metric_option(c), board); }
 
 StoreOptions store_options(const Common& c, double max_auto_build_seconds, std::optional<Metric> metric) {
   StoreOptions o;
@@ -167,10 +182,11 @@ std::shared_ptr<const search::MoveAutomaton> load_automaton(const Common& c) {
 
 // ---- pattern databases ----
 
-pdb::PdbStore make_pdb_store(const Common& c, double max_auto_build_seconds) {
+pdb::PdbStore make_pdb_store(const Common& c, double max_auto_build_seconds, Metric metric) {
   pdb::PdbStoreOptions o;
   o.dir = c.db;
   o.build.threads = c.threads;
+  o.build.metric = metric;
   o.build.on_layer = layer_progress(c, "cost", "placements");
   o.note = notes(c);
   o.max_auto_build_seconds = max_auto_build_seconds;
@@ -190,7 +206,7 @@ PatternChoice pattern_choice(const search::SolvePlan& plan, const State& goal, c
     return {entry, plan.catalogue ? pdb::stock_catalogue(goal) : pdb::choose_partition(store, goal, plan.zero_aware),
             plan.zero_aware};
   pdb::Partition part = pdb::parse_partition(spec, goal);
-  if (part.catalogue() && !plan.catalogue)
+  if (part.catalogue() && !plan.catalogue && plan.metric != Metric::multi)  // mpdb: the largest value of all of them
     throw option_error("heuristic", "'" + spec + "' is a catalogue of " + std::to_string(part.groups.size()) +
                                         " partitions: use --heuristic catalogue:" + spec);
   return {entry, std::move(part), plan.zero_aware};
@@ -203,6 +219,7 @@ namespace tilespace::app {
 SearchSources::SearchSources(Common& c, double max_table_build_seconds)
     : c_(c),
       pdbs_(make_pdb_store(c)),
+      multi_pdbs_(make_pdb_store(c, 60, Metric::multi)),
       tables_(store_options(c, max_table_build_seconds, Metric::single)),
       multi_tables_(store_options(c, max_table_build_seconds, Metric::multi)) {}
 SearchSources::~SearchSources() = default;
@@ -229,7 +246,8 @@ std::string SearchSources::prepare(const search::SolvePlan& plan, const State& g
   std::string name = plan.heuristic;
   if (plan.pattern_database) {
     const std::lock_guard lock(pdbs_mu_);
-    const PatternChoice choice = pattern_choice(plan, goal, pdbs_);
+    pdb::PdbStore& store = plan.metric == Metric::multi ? multi_pdbs_ : pdbs_;
+    const PatternChoice choice = pattern_choice(plan, goal, store);
     const pdb::Partition& part = choice.partition;
     name = choice.name();
     o.heuristic = choice.entry;  // the default may have become another kind (pdb::choose_default)
@@ -238,7 +256,7 @@ std::string SearchSources::prepare(const search::SolvePlan& plan, const State& g
     if (it == heuristics_.end()) {
       const auto t0 = std::chrono::steady_clock::now();
       it = heuristics_.emplace(key, std::make_unique<pdb::PdbHeuristic>(
-                                        pdb::make_heuristic(pdbs_, goal, part, choice.zero_aware))).first;
+                                        pdb::make_heuristic(store, goal, part, choice.zero_aware))).first;
       const double load = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       if (announce && !c_.json && (c_.progress || ::isatty(STDERR_FILENO))) {
         char line[200];

@@ -55,10 +55,16 @@ std::optional<Board> board_option(const Common& c);
 
 // The --metric option; InputError about --metric if it is neither single nor multi.
 Metric metric_option(const Common& c);
-// InputError about --metric when it is multi on `board` and no exact table of it can exist (4x4,
-// 5x5): their searches count single-tile moves.
+// InputError about --metric when it is multi on `board` and no exact multi-tile table of it can
+// exist (4x4, 5x5; 2x7, whose byte table does not fit): what needs the table (build, stats,
+// random --depth) refuses it there.
 void require_table_metric(const Common& c, const Board& board);
 void require_table_metric(Metric m, const Board& board);
+// The same for what answers a pair's optimum (query and its batches, check: app/oracle.hpp), which
+// also takes the boards whose multi-tile answers are searched: 4x4, with its stock multi-tile
+// pattern databases (pdb::stock_partitions).
+void require_answer_metric(const Common& c, const Board& board);
+void require_answer_metric(Metric m, const Board& board);
 
 // The distance-table store over --db, with --threads, BFS progress on stderr and notes.
 // Per-layer progress lines ("  depth   3  ... states ...") when stderr is a terminal or with
@@ -92,7 +98,7 @@ void write_result(const std::string& file, const std::vector<State>& path, const
 
 // The pattern-database store over --db, with --threads, build progress on stderr and notices;
 // builds estimated over `max_auto_build_seconds` are refused with the build command (exit 3).
-pdb::PdbStore make_pdb_store(const Common& c, double max_auto_build_seconds = 60);
+pdb::PdbStore make_pdb_store(const Common& c, double max_auto_build_seconds = 60, Metric metric = Metric::single);
 
 // The pattern databases a plan's heuristic comes to: the heuristic's catalogue entry ("pdb",
 // "zpdb" or "catalogue") and its partition or catalogue. The partition is the one of
@@ -138,7 +144,7 @@ class SearchSources {
  private:
   Common& c_;
   std::mutex pdbs_mu_, tables_mu_;  // guard pdbs_, heuristics_ and automaton_ / tables_
-  pdb::PdbStore pdbs_;
+  pdb::PdbStore pdbs_, multi_pdbs_;   // one store a metric
   TableStore tables_, multi_tables_;  // one store a metric
   std::map<std::string, std::unique_ptr<pdb::PdbHeuristic>> heuristics_;
   std::shared_ptr<const search::MoveAutomaton> automaton_;

@@ -8,8 +8,8 @@
 namespace tilespace::app {
 
 Oracle::Oracle(SearchSources& sources, int threads, const search::Limits& limits, bool announce,
-               const search::PlanContext& context)
-    : sources_(sources), threads_(threads), limits_(limits), announce_(announce), context_(context) {}
+               const search::PlanContext& context, Metric metric)
+    : sources_(sources), threads_(threads), limits_(limits), announce_(announce), context_(context), metric_(metric) {}
 
 bool Oracle::searches(const Board& board) { return !table_can_exist(board); }
 
@@ -41,7 +41,7 @@ Distance Oracle::operator()(const State& start, const State& goal) {
     const std::string key = goal.board.name() + "/" + std::to_string(goal.blank);
     auto it = tables_by_goal_.find(key);
     if (it == tables_by_goal_.end())  // where no table can exist (4x4, 5x5): the search
-      it = tables_by_goal_.emplace(key, searches(goal.board) ? nullptr : &sources_.tables().goal(goal.board, goal.blank)).first;
+      it = tables_by_goal_.emplace(key, searches(goal.board) ? nullptr : &sources_.tables(metric_).goal(goal.board, goal.blank)).first;
     t = it->second;
     if (!t) o = &search_for(goal);
   }
@@ -64,6 +64,7 @@ const search::SolveOptions& Oracle::search_for(const State& goal) {
   const std::string key = goal.board.name() + "|" + goal.to_string();
   if (const auto it = options_.find(key); it != options_.end()) return it->second;
   search::SolveRequest q;  // the board's default search: the fastest pattern databases built (pdb::choose_default)
+  q.metric = std::string(metric_name(metric_));
   search::PlanContext ctx = context_;
   ctx.default_heuristic.clear();  // a front end's lighter default (the server's) is not a proof's
   ctx.board = goal.board;

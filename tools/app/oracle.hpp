@@ -33,8 +33,10 @@ class Oracle {
   // `limits`: the search's --max-seconds and --max-nodes (0: none), other limits from `context`
   // (the front end's defaults and ceilings). `announce`: once per board searched, a note on
   // stderr that each answer is searched.
+  // `metric`: how the answers count moves (the multi-tile metric's searched boards: 4x4 with its
+  // multi-tile pattern databases, require_answer_metric).
   Oracle(SearchSources& sources, int threads, const search::Limits& limits, bool announce = false,
-         const search::PlanContext& context = default_plan_context());
+         const search::PlanContext& context = default_plan_context(), Metric metric = Metric::single);
 
   // The optimum of a pair that is reachable (solvable(start, goal)): from the goal's table, or
   // searched within the limits. Safe to call from several threads.
@@ -55,6 +57,7 @@ class Oracle {
   search::Limits limits_;
   bool announce_;
   search::PlanContext context_;
+  Metric metric_;
   std::mutex mu_;  // guards the maps and the table store
   std::map<std::string, const GoalTable*> tables_by_goal_;
   std::map<std::string, search::SolveOptions> options_;

@@ -64,13 +64,24 @@ double mean_depth(const GoalTable& t) {
   return sum / static_cast<double>(t.states());
 }
 
-json stats_json(const GoalTable& t, const State& goal, const std::vector<State>& farthest) {
-  const auto& h = t.histogram();
+json distribution_json(const State& goal, Metric metric, std::uint64_t states, const std::vector<std::uint64_t>& histogram,
+                       const std::vector<State>& farthest) {
   json far = json::array();
   for (const auto& s : farthest) far.push_back(tiles_json(s));
-  return {{"board", goal.board.name()}, {"goal", tiles_json(goal)}, {"states", t.states()},
-          {"radius", t.radius()},       {"histogram", h},           {"mean", mean_depth(t)},
-          {"farthest_count", h.back()}, {"farthest", std::move(far)}, {"metric", metric_name(t.table().metric())}};
+  return {{"board", goal.board.name()},
+          {"goal", tiles_json(goal)},
+          {"states", states},
+          {"radius", static_cast<int>(histogram.size()) - 1},
+          {"histogram", histogram},
+          {"farthest_count", histogram.back()},
+          {"farthest", std::move(far)},
+          {"metric", metric_name(metric)}};
+}
+
+json stats_json(const GoalTable& t, const State& goal, const std::vector<State>& farthest) {
+  json j = distribution_json(goal, t.table().metric(), t.states(), t.histogram(), farthest);
+  j["mean"] = mean_depth(t);
+  return j;
 }
 
 namespace {

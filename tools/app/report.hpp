@@ -34,8 +34,13 @@ double mean_depth(const GoalTable& t);
 // How many states at the radius `stats`, /api/stats and the Python module list.
 inline constexpr std::size_t kFarthestListed = 1000;
 
-// board, goal, states, radius, histogram, mean, farthest_count and farthest (the given states at
-// the radius, at most kFarthestListed): the answer of `stats --json` and /api/stats.
+// board, goal, states, radius, histogram, farthest_count, farthest (the given states at the
+// radius) and metric of a distribution: what stats_json and `build --count-only --json` share.
+nlohmann::json distribution_json(const State& goal, Metric metric, std::uint64_t states,
+                                 const std::vector<std::uint64_t>& histogram, const std::vector<State>& farthest);
+
+// distribution_json of the goal's table (at most kFarthestListed states at the radius), with its
+// mean: the answer of `stats --json` and /api/stats.
 nlohmann::json stats_json(const GoalTable& t, const State& goal, const std::vector<State>& farthest);
 
 // `j` as compact JSON text (invalid UTF-8 replaced): how every JSON answer is written.

@@ -57,14 +57,15 @@ bool file_exists(const std::filesystem::path& p) {
 // for the goal, each kept when its file is valid, each saved as soon as it is built.
 int build_pdb(const Common& c, const BuildFlags& f, const State& goal, bool zero_aware) {
   const pdb::Partition part = pdb::parse_partition(zero_aware ? f.zpdb : f.pdb, goal);
-  pdb::PdbStore store = make_pdb_store(c, std::numeric_limits<double>::infinity());  // building is what was asked
+  const Metric metric = metric_option(c);
+  pdb::PdbStore store = make_pdb_store(c, std::numeric_limits<double>::infinity(), metric);  // building is what was asked
   json out = json::array();
   // Every pattern to build is checked against the memory budget before the first is built.
   for (const pdb::Pattern& pattern : part.patterns) {
     const std::string path = store.path_for(goal, pattern, zero_aware).string();
     if (f.force || !file_exists(path) || database_outdated(path))
       require_memory(zero_aware ? pdb::estimate_zero_aware(goal.board, pattern, c.threads).bytes
-                                : pdb::estimate_build(goal.board, pattern, c.threads).bytes,
+                                : pdb::estimate_build(goal.board, pattern, c.threads, metric).bytes,
                      "building pattern " + pattern.name());
   }
   for (const pdb::Pattern& pattern : part.patterns) {
@@ -91,11 +92,13 @@ int build_pdb(const Common& c, const BuildFlags& f, const State& goal, bool zero
       out.push_back({{"file", path}, {"up_to_date", up_to_date}, {"partition", part.name}, {"pattern", tiles},
                      {"goal", tiles_json(goal)}, {"entries", entries}, {"largest", largest}, {"seconds", secs}});
       if (zero_aware) out.back()["zero_aware"] = true;
+      out.back()["metric"] = metric_name(metric);
     } else if (up_to_date) {
       std::printf("up to date: %s\n", path.c_str());
     } else {
       std::printf("built %s: %spattern %s, %llu %s, largest value %d, %.2f s\n", path.c_str(),
-                  zero_aware ? "zero-aware " : "", pattern.name().c_str(), static_cast<unsigned long long>(entries),
+                  zero_aware ? "zero-aware " : metric == Metric::multi ? "multi-tile " : "", pattern.name().c_str(),
+                  static_cast<unsigned long long>(entries),
                   zero_aware ? "entries" : "placements", largest, secs);
     }
   }
@@ -120,8 +123,15 @@ bool has_stock_partition(const State& goal) {
 // default solve then prefers to any other on disk, pdb::choose_default) and the move automaton.
 // Each database is saved as soon as it is built, so a killed build resumes with the first one
 // missing.
+// In the multi-tile metric: the strongest stock multi-tile databases (4x4: 7-7), which the
+// default multi-tile solve then prefers (pdb::choose_partition); no automaton (it prunes
+// single-tile move strings).
 int build_search(const Common& c, const BuildFlags& f, const State& goal) {
   BuildFlags g = f;
+  if (metric_option(c) == Metric::multi) {
+    g.pdb = pdb::stock_by_strength(goal, Metric::multi).front().name;
+    return build_pdb(c, g, goal, false);
+  }
   g.zpdb = pdb::stock_by_strength(goal).front().name;
   const int rc = build_pdb(c, g, goal, true);
   if (rc != kExitOk) return rc;
@@ -240,32 +250,13 @@ int build_count(Common& c, const BuildFlags& f, const State& goal) {
     const int blank = ranker.unrank(rank, seq);
     far.push_back(lab.state(b, seq, blank));
   }
-  const int radius = static_cast<int>(r.histogram.size()) - 1;
   if (c.json) {
-    json states = json::array();
-    for (const State& s : far) states.push_back(tiles_json(s));
-    std::puts(json({{"board", b.name()}, {"goal", tiles_json(goal)}, {"metric", metric_name(o.bfs.metric)},
-                    {"states", ranker.size()}, {"radius", radius}, {"histogram", r.histogram},
-                    {"farthest_count", r.histogram.back()}, {"farthest", states}, {"seconds", r.seconds}})
-                  .dump()
-                  .c_str());
+    json j = app::distribution_json(goal, o.bfs.metric, ranker.size(), r.histogram, far);
+    j["seconds"] = r.seconds;
+    std::puts(j.dump().c_str());
     return kExitOk;
   }
-  const Messages m(c.lang);
-  auto label = [&](const char* en) {  // a label padded to 8 columns, as stats prints them
-    std::string s = m.get(en) + " ";
-    while (s.size() < 8) s += ' ';
-    return s;
-  };
-  std::printf("%s%s\n%s%s\n", label("board").c_str(), b.name().c_str(), label("goal").c_str(), goal.to_string().c_str());
-  if (o.bfs.metric == Metric::multi) std::printf("%s%s\n", label("metric").c_str(), m.get("multi-tile").c_str());
-  std::printf("%s%llu\n%s%d\n%s%.2f\n", label("states").c_str(), static_cast<unsigned long long>(ranker.size()),
-              label("radius").c_str(), radius, label("seconds").c_str(), r.seconds);
-  std::printf("\n%5s  %s\n", m.get("depth").c_str(), m.get("states").c_str());
-  for (std::size_t d = 0; d < r.histogram.size(); ++d)
-    std::printf("%5zu  %llu\n", d, static_cast<unsigned long long>(r.histogram[d]));
-  std::printf("\n%s (%llu):\n", m.get("states at the radius").c_str(), static_cast<unsigned long long>(r.histogram.back()));
-  for (const State& s : far) std::printf("  %s\n", s.to_string().c_str());
+  print_distribution(c.lang, {goal, o.bfs.metric, ranker.size(), r.histogram, far, std::nullopt, r.seconds});
   return kExitOk;
 }
 
@@ -290,16 +281,20 @@ int cmd_build(Common& c, const BuildFlags& f) {
     if (f.resume) throw option_error("resume", "does not apply with " + with + " (only two-bit table builds take checkpoints)");
     if (f.all_goals)
       throw option_error("all-goals", "does not apply with " + with + " (pattern databases are for one goal: give --goal)");
-    if (metric_option(c) != Metric::single)
-      throw option_error("metric", "does not apply with " + with + " (pattern databases count single-tile moves)");
+    if (metric_option(c) != Metric::single && !f.zpdb.empty())
+      throw option_error("metric", "does not apply with --zpdb (zero-aware databases count single-tile moves; --pdb "
+                                   "builds multi-tile ones)");
   }
   Problem p = read_problem(c, std::nullopt);
   if (!f.pdb.empty() || !f.zpdb.empty()) return build_pdb(c, f, p.goal, f.pdb.empty());
   if (f.count_only) return build_count(c, f, p.goal);
   const Board& b = p.goal.board;
-  require_table_metric(c, b);
-  if (!table_can_exist(b) && has_stock_partition(p.goal) && !f.bits && !f.checkpoint_given && !f.resume && !f.all_goals)
+  const bool search_build = !table_can_exist(b) && has_stock_partition(p.goal) && !f.bits && !f.checkpoint_given &&
+                            !f.resume && !f.all_goals;
+  if (search_build && metric_option(c) == Metric::multi && !pdb::stock_partitions(b, Metric::multi).empty())
     return build_search(c, f, p.goal);
+  require_table_metric(c, b);
+  if (search_build) return build_search(c, f, p.goal);
   const Engine engine = DistanceTable::choose_engine(b, static_cast<Engine>(f.bits));
   // (Where the byte engine does not fit, require_table_metric has refused the multi-tile metric.)
   if (engine != Engine::byte && metric_option(c) != Metric::single)

@@ -35,6 +35,20 @@ struct LabFlags {
   bool csv = false, md = false;
 };
 
+// A distribution as `stats` prints it: the labelled lines (board, goal, states, radius, then
+// `mean` or `seconds` when given, then the metric when it is multi-tile), every layer's size, and
+// the states at the radius (the first 20 of `farthest`, and how many more). `stats` and
+// `build --count-only` print theirs with it.
+struct DistributionText {
+  const State& goal;
+  Metric metric;
+  std::uint64_t states;
+  const std::vector<std::uint64_t>& histogram;
+  const std::vector<State>& farthest;
+  std::optional<double> mean, seconds;
+};
+void print_distribution(const std::string& lang, const DistributionText& d);
+
 // Options of `build` beyond the common ones.
 struct BuildFlags {
   bool all_goals = false;

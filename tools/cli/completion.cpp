@@ -39,8 +39,9 @@ std::vector<Board> every_board() {
 std::vector<std::string> stock_partitions() {
   std::vector<std::string> names;
   for (const Board& b : every_board())
-    for (auto& p : pdb::stock_partitions(b))
-      if (std::find(names.begin(), names.end(), p) == names.end()) names.push_back(std::move(p));
+    for (const Metric m : {Metric::single, Metric::multi})
+      for (auto& p : pdb::stock_partitions(b, m))
+        if (std::find(names.begin(), names.end(), p) == names.end()) names.push_back(std::move(p));
   return names;
 }
 

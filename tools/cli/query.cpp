@@ -56,14 +56,14 @@ std::string stop_line(const Messages& m, search::Stop stop, const search::SolveR
 
 int cmd_query(Common& c, const std::optional<std::string>& start_arg, const search::SolveRequest& limits) {
   const Problem p = read_problem(c, start_arg.value_or("-"));  // no START: standard input, as solve and compare
-  require_table_metric(c, p.goal.board);
+  require_answer_metric(c, p.goal.board);
   const search::Limits l = app::Oracle::limits(limits, p.goal.board);
   const State& s = *p.start;
   const Messages m(c.lang);
   std::optional<int> d;
   if (solvable(s, p.goal)) {
     app::SearchSources sources(c);
-    app::Oracle oracle(sources, c.threads, l, true);
+    app::Oracle oracle(sources, c.threads, l, true, app::default_plan_context(), metric_option(c));
     const app::Distance answer = oracle(s, p.goal);
     if (!answer.optimum.known) {
       if (c.json) {
@@ -90,14 +90,14 @@ int cmd_query(Common& c, const std::optional<std::string>& start_arg, const sear
 
 int cmd_batch(Common& c, const std::string& file, const search::SolveRequest& limits) {
   Problem p = read_problem(c, std::nullopt);
-  require_table_metric(c, p.goal.board);
+  require_answer_metric(c, p.goal.board);
   const search::Limits l = app::Oracle::limits(limits, p.goal.board);
   TableStore store = make_store(c);
   // 4x4 and 5x5: every reachable line searched, the lines of a part one after another and the
   // parts in parallel.
   app::SearchSources sources(c);
   std::optional<app::Oracle> oracle;
-  if (app::Oracle::searches(p.goal.board)) oracle.emplace(sources, c.threads, l, true);
+  if (app::Oracle::searches(p.goal.board)) oracle.emplace(sources, c.threads, l, true, app::default_plan_context(), metric_option(c));
   const Messages m(c.lang);
   std::FILE* in = stdin;
   if (file != "-") {

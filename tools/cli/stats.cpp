@@ -41,6 +41,52 @@ namespace tilespace::cli {
 
 using nlohmann::json;
 
+namespace {
+
+// The states at the radius: the first kShown, and how many more (two-bit tables list them only
+// when there are at most kFarthestKept).
+void print_farthest(const Messages& m, const std::vector<State>& states_there, std::uint64_t count) {
+  constexpr std::size_t kShown = 20;
+  for (std::size_t i = 0; i < states_there.size() && i < kShown; ++i)
+    std::printf("  %s\n", states_there[i].to_string().c_str());
+  if (states_there.empty() && count > 0) {
+    std::printf(m.zh() ? "  （两位表或一位表只在不超过 %zu 个时列出）\n"
+                       : "  (a two-bit or one-bit table lists them only when there are at most %zu)\n",
+                kFarthestKept);
+  } else if (count > kShown) {
+    std::printf(m.zh() ? "  ……另有 %llu 个（--json 最多列出 %zu 个）\n" : "  ... and %llu more (--json lists up to %zu)\n",
+                static_cast<unsigned long long>(count - kShown), kFarthestListed);
+  }
+}
+
+}  // namespace
+
+void print_distribution(const std::string& lang, const DistributionText& d) {
+  const Messages m(lang);
+  auto line = [&](const char* en, const std::string& value) {  // a label padded to 8 columns
+    std::string s = m.get(en) + " ";
+    while (s.size() < 8) s += ' ';
+    std::printf("%s%s\n", s.c_str(), value.c_str());
+  };
+  auto fixed = [](double x, int digits) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.*f", digits, x);
+    return std::string(buf);
+  };
+  const auto& h = d.histogram;
+  line("board", d.goal.board.name());
+  line("goal", d.goal.to_string());
+  line("states", std::to_string(d.states));
+  line("radius", std::to_string(h.size() - 1));
+  if (d.mean) line("mean", fixed(*d.mean, 4));
+  if (d.seconds) line("seconds", fixed(*d.seconds, 2));
+  if (d.metric == Metric::multi) line("metric", m.get("multi-tile"));
+  std::printf("\n%5s  %s\n", m.get("depth").c_str(), m.get("states").c_str());
+  for (std::size_t k = 0; k < h.size(); ++k) std::printf("%5zu  %llu\n", k, static_cast<unsigned long long>(h[k]));
+  std::printf("\n%s (%llu):\n", m.get("states at the radius").c_str(), static_cast<unsigned long long>(h.back()));
+  print_farthest(m, d.farthest, h.back());
+}
+
 int cmd_stats(Common& c, bool all_goals) {
   Problem p = read_problem(c, std::nullopt);
   require_table_metric(c, p.goal.board);
@@ -93,34 +139,7 @@ int cmd_stats(Common& c, bool all_goals) {
     return kExitOk;
   }
   const Messages m(c.lang);
-  auto label = [&](const char* en) {  // a label padded to 8 columns
-    std::string s = m.get(en) + " ";
-    while (s.size() < 8) s += ' ';
-    return s;
-  };
-  // The states at the radius: the first kShown, and how many more (two-bit tables list them only
-  // when there are at most kFarthestKept).
-  auto print_farthest = [&](const std::vector<State>& states_there, std::uint64_t count) {
-    constexpr std::size_t kShown = 20;
-    for (std::size_t i = 0; i < states_there.size() && i < kShown; ++i)
-      std::printf("  %s\n", states_there[i].to_string().c_str());
-    if (states_there.empty() && count > 0) {
-      std::printf(m.zh() ? "  （两位表或一位表只在不超过 %zu 个时列出）\n"
-                         : "  (a two-bit or one-bit table lists them only when there are at most %zu)\n",
-                  kFarthestKept);
-    } else if (count > kShown) {
-      std::printf(m.zh() ? "  ……另有 %llu 个（--json 最多列出 %zu 个）\n" : "  ... and %llu more (--json lists up to %zu)\n",
-                  static_cast<unsigned long long>(count - kShown), kFarthestListed);
-    }
-  };
-  std::printf("%s%s\n%s%s\n%s%llu\n%s%d\n%s%.4f\n", label("board").c_str(), b.name().c_str(), label("goal").c_str(),
-              p.goal.to_string().c_str(), label("states").c_str(), static_cast<unsigned long long>(states),
-              label("radius").c_str(), t.radius(), label("mean").c_str(), mean_depth(t));
-  if (t.table().metric() == Metric::multi) std::printf("%s%s\n", label("metric").c_str(), m.get("multi-tile").c_str());
-  std::printf("\n%5s  %s\n", m.get("depth").c_str(), m.get("states").c_str());
-  for (std::size_t d = 0; d < h.size(); ++d) std::printf("%5zu  %llu\n", d, static_cast<unsigned long long>(h[d]));
-  std::printf("\n%s (%llu):\n", m.get("states at the radius").c_str(), static_cast<unsigned long long>(h.back()));
-  print_farthest(far, h.back());
+  print_distribution(c.lang, {p.goal, t.table().metric(), states, h, far, mean_depth(t), std::nullopt});
   if (all_goals) {
     // The classes side by side: a column of states per depth each, headed by the class's cells.
     std::printf("\n%s\n", m.get("blank classes (one table serves each):").c_str());
@@ -159,7 +178,7 @@ int cmd_stats(Common& c, bool all_goals) {
     for (const Class& k : classes) {
       std::printf(m.zh() ? "\n目标 %s 半径处的状态（%llu）：\n" : "\nstates at the radius for the goal %s (%llu):\n",
                   k.goal.to_string().c_str(), static_cast<unsigned long long>(k.table->histogram().back()));
-      print_farthest(k.far, k.table->histogram().back());
+      print_farthest(m, k.far, k.table->histogram().back());
     }
     std::printf("\n%s", m.get("radius by goal blank cell:").c_str());
     for (const auto& g : per_goal) std::printf(" %d", g["radius"].get<int>());

@@ -118,7 +118,7 @@ Metric options_metric(const std::map<std::string, std::string>& options) {
 }
 
 // The limits of a search that answers a distance (4x4, 5x5): max_seconds, max_nodes by name;
-// metric= (refused with "multi" on the boards that are searched: their search counts single-tile moves).
+// metric= (multi: searched with multi-tile pattern databases on 4x4, refused on 5x5).
 search::Limits distance_limits(const std::map<std::string, std::string>& options, const Board& board) {
   search::SolveRequest q;
   for (const auto& [name, value] : options) {
@@ -126,7 +126,7 @@ search::Limits distance_limits(const std::map<std::string, std::string>& options
     else if (name == "max_nodes") q.max_nodes = value;
     else if (name != "metric") throw py::type_error("got an unexpected keyword argument '" + name + "'");
   }
-  app::require_table_metric(options_metric(options), board);
+  app::require_answer_metric(options_metric(options), board);
   return app::Oracle::limits(q, board);
 }
 
@@ -141,7 +141,7 @@ std::pair<std::optional<int>, std::string> distance(const std::string& start, co
     if (!solvable(*p.start, p.goal)) return {std::nullopt, ""};
     py::gil_scoped_release nogil;
     const std::lock_guard lock(s.mu);
-    app::Oracle oracle(s.sources, s.common.threads, limits);
+    app::Oracle oracle(s.sources, s.common.threads, limits, false, app::default_plan_context(), options_metric(options));
     const app::Distance d = oracle(*p.start, p.goal);
     if (!d.optimum.known) return {std::nullopt, search::stop_name(d.stopped)};
     return {d.optimum.length, ""};
@@ -204,7 +204,7 @@ bool row_state(const std::uint8_t* row, const Board& board, State& s) {
 // distances() on 4x4 and 5x5, where no table can exist: each row's pair searched (in parallel), -1
 // where unreachable; a row a limit stops is a ResourceError naming it.
 py::array_t<std::int32_t> searched_distances(const Rows& starts, const Rows& goals, const Board& b, const std::string& db,
-                                             const search::Limits& limits) {
+                                             const search::Limits& limits, Metric metric) {
   const py::ssize_t n = starts.shape(0), cells = starts.shape(1), ng = goals.shape(0);
   const std::uint8_t* S = starts.data();
   const std::uint8_t* G = goals.data();
@@ -221,7 +221,7 @@ py::array_t<std::int32_t> searched_distances(const Rows& starts, const Rows& goa
   {
     py::gil_scoped_release nogil;
     const std::lock_guard lock(s.mu);
-    app::Oracle oracle(s.sources, s.common.threads, limits);
+    app::Oracle oracle(s.sources, s.common.threads, limits, false, app::default_plan_context(), metric);
     tbb::parallel_for(py::ssize_t{0}, n, [&](py::ssize_t i) {
       State start, goal = canonical_goal(b, b.cells() - 1);
       row_state(S + i * cells, b, start);
@@ -250,7 +250,7 @@ py::array_t<std::int32_t> distances(const Rows& starts, const Rows& goals, const
                      std::to_string(n) + ", " + std::to_string(cells) + "))");
   const Board b = rows_board(cells, board, "starts");
   const search::Limits limits = distance_limits(options, b);  // refused where nothing is searched
-  if (app::Oracle::searches(b)) return searched_distances(starts, goals, b, db, limits);
+  if (app::Oracle::searches(b)) return searched_distances(starts, goals, b, db, limits, options_metric(options));
   const std::uint8_t* S = starts.data();
   const std::uint8_t* G = goals.data();
   const py::ssize_t ng = goals.shape(0);
@@ -355,7 +355,8 @@ search::SolveRequest solve_request(const std::optional<std::string>& algorithm, 
   q.heuristic = heuristic;
   for (const auto& [name, value] : options) {
     const auto& named = search::named_options();
-    const auto it = std::find_if(named.begin(), named.end(), [&](const auto& o) { return o.name == name; });
+    const std::string& key = name;  // (clang: a lambda does not capture a structured binding)
+    const auto it = std::find_if(named.begin(), named.end(), [&](const auto& o) { return o.name == key; });
     if (it == named.end()) throw py::type_error("solve() got an unexpected keyword argument '" + name + "'");
     q.*(it->field) = value;
   }

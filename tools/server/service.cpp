@@ -45,10 +45,11 @@ const std::vector<std::string_view>& solve_parameters() {
 
 const GoalTable* Service::table(const Board& b, int blank, Metric m) { return sources_.table(b, blank, m); }
 
-Metric Service::metric_param(const Params& p, const Board& board) {
+Metric Service::metric_param(const Params& p, const Board& board, bool answered) {
   try {
     const Metric m = metric_option(p.get("metric").value_or("single"));
-    app::require_table_metric(m, board);
+    if (answered) app::require_answer_metric(m, board);
+    else app::require_table_metric(m, board);
     return m;
   } catch (const InputError& e) {
     throw http_error(e);
@@ -123,14 +124,14 @@ Service::Slot Service::take_slot() {
 
 // 4x4 and 5x5: no table can exist, so /api/query searches (app/oracle.hpp) within max_seconds and
 // max_nodes (the service's ceilings by default), one search slot a request.
-std::optional<app::Oracle> Service::oracle_for(const Params& p, const Board& board) {
+std::optional<app::Oracle> Service::oracle_for(const Params& p, const Board& board, Metric m) {
   search::SolveRequest q;
   q.max_seconds = p.get("max_seconds");
   q.max_nodes = p.get("max_nodes");
   try {
     const search::Limits l = app::Oracle::limits(q, board, ceilings());  // refused where nothing is searched
     if (!app::Oracle::searches(board)) return std::nullopt;
-    return std::optional<app::Oracle>(std::in_place, sources_, common_.threads, l, false, ceilings());
+    return std::optional<app::Oracle>(std::in_place, sources_, common_.threads, l, false, ceilings(), m);
   } catch (const InputError& e) {
     throw http_error(e);
   }
@@ -153,10 +154,10 @@ json Service::query(const HttpRequest& req) {
   const Params p(req, {"start", "goal", "board", "max_seconds", "max_nodes", "metric"});
   const Problem pr = parse_pair(p, true);
   const State& s = *pr.start;
-  const Metric m = metric_param(p, pr.goal.board);
+  const Metric m = metric_param(p, pr.goal.board, true);
   json j{{"board", s.board.name()}, {"start", tiles_json(s)}, {"goal", tiles_json(pr.goal)}, {"metric", metric_name(m)}};
   std::optional<int> d;
-  if (std::optional<app::Oracle> oracle = oracle_for(p, pr.goal.board)) {
+  if (std::optional<app::Oracle> oracle = oracle_for(p, pr.goal.board, m)) {
     if (solvable(s, pr.goal)) {
       const Slot slot = take_slot();
       const app::Distance a = searched(*oracle, s, pr.goal);
@@ -182,8 +183,8 @@ std::string Service::batch(const HttpRequest& req, HttpFields& headers, bool& js
     throw HttpError(415, "", "POST /api/query takes text/plain: one START [GOAL] per line, not " + std::string(*type));
   if (req.body.find('\0') != std::string::npos) throw HttpError(400, "", "body: not a text file");  // as every reader says
   const Problem pr = parse_pair(p, false);
-  const Metric m = metric_param(p, pr.goal.board);
-  std::optional<app::Oracle> oracle = oracle_for(p, pr.goal.board);
+  const Metric m = metric_param(p, pr.goal.board, true);
+  std::optional<app::Oracle> oracle = oracle_for(p, pr.goal.board, m);
   std::optional<Slot> slot;
   BatchOptions o;
   if (oracle) {

@@ -48,8 +48,9 @@ class Service {
   // The table of the goal, or HttpError 404 saying why there is none and how to build it.
   const GoalTable& need_table(const State& goal, Metric m);
   // The metric= parameter on `board` (single when absent): HttpError 400 about it when it is not a
-  // metric, or multi where no table can exist.
-  static Metric metric_param(const Params& p, const Board& board);
+  // metric, or multi where no table can exist (`answered`, /api/query: where its answers are not
+  // searched either, app::require_answer_metric).
+  static Metric metric_param(const Params& p, const Board& board, bool answered = false);
 
   // The endpoints' answers (tools/viewer/API.md).
   nlohmann::json info() const;
@@ -77,9 +78,9 @@ class Service {
   Slot take_slot();
   // The planning context of searches: the service's limits as ceilings and defaults.
   search::PlanContext ceilings() const;
-  // /api/query on a board without a table (4x4, 5x5): the oracle that searches, within the
-  // request's max_seconds and max_nodes; none on other boards.
-  std::optional<app::Oracle> oracle_for(const Params& p, const Board& board);
+  // /api/query on a board without a table (4x4, 5x5): the oracle that searches in metric `m`, within
+  // the request's max_seconds and max_nodes; none on other boards.
+  std::optional<app::Oracle> oracle_for(const Params& p, const Board& board, Metric m);
   app::Distance searched(app::Oracle& oracle, const State& start, const State& goal);
 
   ServeFlags flags_;

@@ -57,8 +57,16 @@ struct BuildEstimate {
 //     46 s a pattern on a slower day -> 0.72 us.
 // The constants sit between the fast and the slow days: 7-8 is estimated at 144 s, 6-6-6-6 at 153 s.
 // Precondition: the pattern's tiles are tiles of a board with at most kMaxPdbCells cells.
-inline constexpr double kNsPerPlacementSmall = 500, kNsPerPlacementLarge = 600;
-BuildEstimate estimate_build(const Board& board, const Pattern& pattern, int threads);
+// Multi-tile databases (`metric` multi): the placements of the pattern's tiles and the blank, a byte
+// each, and kNsPerPlacementMulti: 4x4 7-7 (`build --board 4x4 --goal "0 1 ... 15" --metric multi`)
+// 2 x 518,918,400 in 36.5 and 35.7 s on 2 threads -> 0.14 us; 6-6 (2 x 57,657,600) 3.5-4.2 s
+// -> 0.12-0.15 us. Estimated at 0.2 us for the slower days, 7-7 at 104 s.
+inline constexpr double kNsPerPlacementSmall = 500, kNsPerPlacementLarge = 600, kNsPerPlacementMulti = 200;
+BuildEstimate estimate_build(const Board& board, const Pattern& pattern, int threads, Metric metric = Metric::single);
+
+// Throws InputError unless `pattern` is 1 to N-2 (multi-tile: N-3) distinct tiles (not the blank)
+// of `board`, a board of at most kMaxPdbCells cells.
+void check_pattern(const Board& board, const Pattern& pattern, Metric metric = Metric::single);
 
 struct BuiltDatabase {
   PageMemory memory;                     // owns the values
@@ -71,9 +79,21 @@ struct BuiltDatabase {
 // histogram before its unused top is cut.
 std::vector<std::uint64_t> count_values(std::span<const std::uint8_t> values);
 
-// Builds the database of `pattern` for `goal`. Deterministic: the same bytes for any thread count.
+// Builds the database of `pattern` for `goal` in `options.metric`: the single-tile one above, or
+// build_multi_tile_database. Deterministic: the same bytes for any thread count.
 // Throws ResourceError if the build does not fit in memory (checked before allocating),
 // InputError if the pattern is not valid for the goal's board.
 BuiltDatabase build_pattern_database(const State& goal, const Pattern& pattern, const BuildOptions& options = {});
+
+// The multi-tile database of `pattern` (Metric::multi): the abstract state is the cell of the blank
+// and of each pattern tile, the other tiles alike; a move takes the blank k >= 1 cells along its row
+// or column, sliding the k tiles it passes one cell back, and costs 1 whatever they are. values[r]
+// is the fewest such moves from placement r (PlacementRanker over tiles + 1 items: the blank's cell
+// first, then the pattern's tiles) to the goal's. A lower bound of the multi-tile distance of every
+// state with that placement, and it changes by at most 1 a move: admissible and consistent. Unlike
+// single-tile databases, two patterns' values do not add up (one move may slide tiles of both), so
+// searches take their maximum (search/pattern_heuristic.hpp: MultiTileDatabases). One byte a
+// placement; a breadth-first search over them (src/pdb/multi_build.cpp).
+BuiltDatabase build_multi_tile_database(const State& goal, const Pattern& pattern, const BuildOptions& options = {});
 
 }  // namespace tilespace::pdb

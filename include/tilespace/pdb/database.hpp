@@ -38,29 +38,35 @@ class PatternDatabase {
   // Maps and validates `path`, and checks that it holds `pattern` for `goal`; its values stay
   // where `residence_for(goal.board)` says, or `where`.
   // Throws DataError naming the file on any corrupt, truncated or foreign file.
-  static PatternDatabase load(const std::filesystem::path& path, const State& goal, const Pattern& pattern) {
-    return load(path, goal, pattern, residence_for(goal.board));
+  // A database of the other metric (`metric`: what the file must hold) is refused too.
+  static PatternDatabase load(const std::filesystem::path& path, const State& goal, const Pattern& pattern,
+                              Metric metric = Metric::single) {
+    return load(path, goal, pattern, residence_for(goal.board), metric);
   }
   static PatternDatabase load(const std::filesystem::path& path, const State& goal, const Pattern& pattern,
-                              Residence where);
+                              Residence where, Metric metric = Metric::single);
   // Writes the database atomically (temporary file, fsync, rename). Throws DataError on failure.
   void save(const std::filesystem::path& path) const;
 
   const State& goal() const noexcept { return goal_; }
   const Pattern& pattern() const noexcept { return pattern_; }
+  // Single-tile: additive, the blank ignored; multi-tile (build_multi_tile_database): the placement
+  // starts with the blank's cell.
+  Metric metric() const noexcept { return metric_; }
   const PlacementRanker& ranker() const noexcept { return ranker_; }
   const std::vector<std::uint64_t>& histogram() const noexcept { return histogram_; }
   std::span<const std::uint8_t> values() const noexcept { return values_; }
 
   // The fewest moves of the pattern's tiles to bring them home from `placement` (cells in
-  // pattern order). Precondition: a valid placement.
+  // pattern order; multi-tile: the blank's cell, then the tiles'). Precondition: a valid placement.
   int value(const std::uint8_t* placement) const noexcept { return values_[ranker_.rank(placement)]; }
   int value_at(std::uint64_t rank) const noexcept { return values_[rank]; }
 
  private:
-  PatternDatabase(State goal, Pattern pattern);
+  PatternDatabase(State goal, Pattern pattern, Metric metric);
   State goal_;
   Pattern pattern_;
+  Metric metric_;
   PlacementRanker ranker_;
   std::vector<std::uint64_t> histogram_;
   std::shared_ptr<const void> owner_;  // the built bytes or the mapped file
@@ -89,7 +95,8 @@ struct PdbStoreOptions {
 class ZeroAwareDatabase;
 
 // The database folder: files <W>x<H>-<goal>-p<tiles>.pdb, e.g. out/4x4-0-1-2-...-15-p1.2.3.4.5.6.7.pdb,
-// and for zero-aware databases (zero_aware.hpp) <W>x<H>-<goal>-z<tiles>.zpdb.
+// for zero-aware databases (zero_aware.hpp) <W>x<H>-<goal>-z<tiles>.zpdb, and for multi-tile ones
+// (a store whose options.build.metric is multi: build_multi_tile_database) <W>x<H>-<goal>-m<tiles>.pdb.
 // Loads on demand, builds and saves the missing ones (announcing the estimated time and memory
 // first) when that is short, caches them. Not thread-safe; the databases it hands out are.
 // Each function taking `zero_aware` means the zero-aware database of the pattern when it is true.
@@ -125,16 +132,18 @@ class PdbStore {
   template <class Db>
   std::shared_ptr<const Db> build_as(const State& goal, const Pattern& pattern);
   void check_build_time(const State& goal, const Partition& partition, bool zero_aware) const;
+  std::string metric_flag() const;  // "--metric multi " for a multi-tile store, else ""
   PdbStoreOptions options_;
   std::map<std::string, std::shared_ptr<const PatternDatabase>> cache_;
   std::map<std::string, std::shared_ptr<const ZeroAwareDatabase>> zero_aware_cache_;
 };
 
-// The board's stock partitions for `goal`, the strongest first (stronger = more placements in all;
-// 3x3: 4-4; 4x4: 7-8, 6-6-3, 5-5-5; 5x5: 6-6-6-6). Throws as choose_partition.
-std::vector<Partition> stock_by_strength(const State& goal);
+// The board's stock partitions for `goal` in `metric` (pattern.hpp: stock_partitions), the
+// strongest first (stronger = more placements in all; 3x3: 4-4; 4x4: 7-8, 6-6-3, 5-5-5, multi-tile
+// 7-7, 6-6; 5x5: 6-6-6-6). Throws as choose_partition.
+std::vector<Partition> stock_by_strength(const State& goal, Metric metric = Metric::single);
 
-// The partition `solve --heuristic pdb` (zpdb: `zero_aware`) uses for `goal`: the strongest stock
+// The partition `solve --heuristic pdb` (zpdb: `zero_aware`; mpdb: a multi-tile store) uses for `goal`: the strongest stock
 // partition whose files are all in the store; else the strongest whose missing databases build within the
 // store's max_auto_build_seconds (built on first use, with a notice); else the strongest, so that
 // get() names the command that builds it. Throws InputError when the board has no stock partition

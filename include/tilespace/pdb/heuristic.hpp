@@ -79,8 +79,10 @@ class PdbHeuristic {
 };
 
 // Builds or loads (through `store`) the databases of `partition` (or catalogue) for `goal` (zero-aware ones with
-// `zero_aware`): PdbStore::get, which refuses (DataError naming the build command) missing
-// databases that take over a minute to build.
+// `zero_aware`; multi-tile ones from a multi-tile store, each pattern then its own group, so that
+// evaluate() and the search take the largest value: build.hpp, build_multi_tile_database):
+// PdbStore::get, which refuses (DataError naming the build command) missing databases that take
+// over a minute to build.
 PdbHeuristic make_heuristic(PdbStore& store, const State& goal, const Partition& partition, bool zero_aware = false);
 
 }  // namespace tilespace::pdb

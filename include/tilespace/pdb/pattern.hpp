@@ -51,7 +51,8 @@ struct Partition {
 };
 
 // The partition or catalogue named by `spec` for `goal`:
-//   - a stock name: "7-8", "6-6-3", "5-5-5" (4x4), "6-6-6-6" (5x5), "4-4" (3x3); a stock catalogue:
+//   - a stock name: "7-8", "6-6-3", "5-5-5" (4x4), "6-6-6-6" (5x5), "4-4" (3x3), and for multi-tile
+//     databases "6-6", "7-7" (4x4; stock_partitions); a stock catalogue:
 //     "max7" (5x5: seven 6-6-6-6 partitions, fourteen patterns);
 //   - or tiles: patterns split by '/', tiles by ',' ("1,2,3,4,5,6,7/8,9,10,11,12,13,14,15");
 //   - several of these joined by '+' make a catalogue ("6-6-6-6+1,2,3,4,5,6/...").
@@ -64,9 +65,9 @@ struct Partition {
 // a corner).
 Partition parse_partition(std::string_view spec, const State& goal);
 
-// The stock partition names for a board, e.g. {"5-5-5", "6-6-3", "7-8"} for 4x4; the stock
-// catalogues ({"max7"} for 5x5).
-std::vector<std::string> stock_partitions(const Board& board);
+// The stock partition names for a board, e.g. {"5-5-5", "6-6-3", "7-8"} for 4x4 (multi-tile
+// databases, `metric` multi: {"6-6", "7-7"}); the stock catalogues ({"max7"} for 5x5).
+std::vector<std::string> stock_partitions(const Board& board, Metric metric = Metric::single);
 std::vector<std::string> stock_catalogues(const Board& board);
 
 // The cell of every pattern tile in a state (board order), i.e. its placement.

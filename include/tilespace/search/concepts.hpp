@@ -132,7 +132,9 @@ struct Ops {
   }
   // The move of the blank from `blank` to `to` in domain d's metric: the word after it (`after`)
   // and the value, updated once a one-cell step (a multi-tile move of k cells is k steps, every
-  // one but the last uncapped, so that each update starts from an exact value).
+  // one but the last uncapped, so that each update starts from an exact value). A heuristic with
+  // step() (the same arguments as update without the cap) takes the steps before the last with it:
+  // it keeps what the next step needs and leaves the value to the last (MultiTileDatabases).
   template <class D, class W>
   static Value slide(const H& heur, const D& d, const Value& v, W p, int blank, int to, int cap, W& after) {
     const int s = d.step_toward(blank, to);
@@ -144,6 +146,12 @@ struct Ops {
     for (int c = blank; c != to; c += s) {
       const int tile = D::tile_at(p, c + s);
       p = D::move(p, c, c + s);
+      if constexpr (requires { heur.step(cur, p, c + s, tile, c + s, c); }) {
+        if (c + s != to) {
+          cur = heur.step(cur, p, c + s, tile, c + s, c);
+          continue;
+        }
+      }
       cur = update(heur, cur, p, c + s, tile, c + s, c, c + s == to ? cap : 1 << 20);
     }
     after = p;

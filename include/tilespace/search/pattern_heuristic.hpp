@@ -30,6 +30,7 @@
 #include "tilespace/errors.hpp"
 #include "tilespace/pdb/heuristic.hpp"
 #include "tilespace/search/domain.hpp"
+#include "tilespace/search/walking_distance.hpp"
 
 namespace tilespace::search {
 
@@ -284,5 +285,138 @@ class ZeroAwareDatabases : public detail::PatternSum<D, pdb::ZeroAwareDatabase, 
 // the same heuristic with room for every partition in a node's Value.
 template <class D>
 using ZeroAwareCatalogue = ZeroAwareDatabases<D, detail::CatalogueShape>;
+
+// Multi-tile pattern databases (pdb/build.hpp: build_multi_tile_database), a byte a placement of
+// the blank and the pattern's tiles, in the multi-tile metric. One move may slide tiles of several
+// patterns, so their values do not add up; h is the largest of them, each looked up for the state
+// and (where the goal allows it, as for additive databases) for the state reflected about the main
+// diagonal, which the multi-tile metric maps to itself; and of walking distance in the multi-tile
+// metric where it takes the board (walking_distance.hpp; it counts horizontal and vertical moves
+// apart, which no single database does). Each part is admissible and consistent (a move changes
+// it by at most 1), so their maximum is too.
+//
+// Every database depends on the blank, so every move looks up every pattern (and its reflection):
+// a node's Value keeps the placements, walking distance's Value and h. A multi-tile move of k
+// cells is k one-cell steps (concepts.hpp: Ops::slide); the steps before the last only move cells
+// (step()), and the last looks the databases up once. Under a cap (IDA*: bound - g) the lookups
+// stop at the first value above it: the node is pruned with that value, a lower bound.
+template <class D>
+class MultiTileDatabases {
+  static constexpr int kSlots = 2 * kMaxBoardCells + 8;  // the patterns' blanks and tiles, one after another
+
+ public:
+  static constexpr bool kAdmissible = true;
+  using Wd = WalkingDistance<D>;
+  struct Value {
+    std::array<std::uint8_t, kSlots> cells;   // pattern j: its blank slot off[j], then its tiles
+    std::array<std::uint8_t, kSlots> mirror;  // the same for the reflected state
+    typename Wd::Value wd;
+    std::int16_t h;
+  };
+  static int value(const Value& v) noexcept { return v.h; }
+
+  // Precondition: `tables` holds multi-tile databases made for d.goal (InputError otherwise).
+  MultiTileDatabases(const D& d, const pdb::PdbHeuristic& tables) : reflect_(tables.reflects()) {
+    if (!(tables.goal() == d.goal)) throw InputError("the pattern databases are for another goal");
+    if (!d.multi()) throw InputError("multi-tile pattern databases count multi-tile moves (--metric multi)");
+    const auto& dbs = tables.databases();
+    if (dbs.empty() || tables.zero_aware()) throw InputError("the mpdb heuristic needs multi-tile pattern databases");
+    patterns_ = static_cast<int>(dbs.size());
+    if (patterns_ > pdb::kMaxCataloguePartitions)
+      throw InputError("at most " + std::to_string(pdb::kMaxCataloguePartitions) + " multi-tile patterns, not " +
+                       std::to_string(patterns_));
+    int offset = 0;
+    for (int j = 0; j < patterns_; ++j) {
+      if (dbs[j]->metric() != Metric::multi) throw InputError("pattern " + dbs[j]->pattern().name() + " is not multi-tile");
+      db_[j] = dbs[j].get();
+      off_[j] = static_cast<std::uint8_t>(offset);
+      offset += 1 + static_cast<int>(dbs[j]->pattern().tiles.size());
+    }
+    if (offset > kSlots) throw InputError("too many pattern tiles: " + std::to_string(offset));
+    for (int j = 0; j < patterns_; ++j) {
+      const auto& tiles = dbs[j]->pattern().tiles;
+      for (std::size_t i = 0; i < tiles.size(); ++i) {
+        add_slot(slot_[tiles[i]], off_[j] + 1 + static_cast<int>(i));
+        if (reflect_) add_slot(mslot_[tables.mirror_tile(tiles[i])], off_[j] + 1 + static_cast<int>(i));
+      }
+    }
+    for (int c = 0; c < d.cells(); ++c) mcell_[c] = static_cast<std::uint8_t>(tables.mirror_cell(c));
+    if (walking_distance_takes(d.board)) wd_ = std::make_shared<const Wd>(d);
+  }
+
+  Value eval(typename D::Word p, int blank) const {
+    Value v{};
+    for (int c = 0; c < D::kCells; ++c)
+      if (c != blank) step(v, D::tile_at(p, c), c);
+    if (wd_) v.wd = wd_->eval(p, blank);
+    v.h = static_cast<std::int16_t>(look(v, blank, 1 << 20));
+    return v;
+  }
+
+  // A one-cell step of a multi-tile move before its last: the tile's cells only, no lookup.
+  void step(Value& v, int tile, int to) const noexcept {
+    for (const std::uint8_t at : slot_[tile]) {
+      if (at == kNoSlot) break;
+      v.cells[at] = static_cast<std::uint8_t>(to);
+    }
+    for (const std::uint8_t at : mslot_[tile]) {
+      if (at == kNoSlot) break;
+      v.mirror[at] = mcell_[to];
+    }
+  }
+  Value step(const Value& v, typename D::Word after, int blank_after, int tile, int from, int to) const noexcept {
+    Value n = v;
+    step(n, tile, to);
+    if (wd_) n.wd = wd_->update(v.wd, after, blank_after, tile, from, to);
+    return n;
+  }
+
+  Value update(const Value& v, typename D::Word after, int blank_after, int tile, int from, int to, int cap) const noexcept {
+    Value n = step(v, after, blank_after, tile, from, to);
+    n.h = static_cast<std::int16_t>(look(n, blank_after, cap));
+    return n;
+  }
+  Value update(const Value& v, typename D::Word after, int blank_after, int tile, int from, int to) const noexcept {
+    return update(v, after, blank_after, tile, from, to, 1 << 20);
+  }
+
+ private:
+  static constexpr std::uint8_t kNoSlot = 0xFF;
+  static constexpr int kMaxSlots = pdb::kMaxCataloguePartitions;  // a tile is in at most every pattern
+  static void add_slot(std::array<std::uint8_t, kMaxSlots>& slots, int at) {
+    for (auto& s : slots)
+      if (s == kNoSlot) {
+        s = static_cast<std::uint8_t>(at);
+        return;
+      }
+  }
+  // The largest value, stopping above `cap`.
+  int look(Value& v, int blank, int cap) const noexcept {
+    int h = wd_ ? Wd::value(v.wd) : 0;
+    for (int j = 0; j < patterns_ && h <= cap; ++j) {
+      v.cells[off_[j]] = static_cast<std::uint8_t>(blank);
+      h = std::max(h, db_[j]->value(&v.cells[off_[j]]));
+    }
+    if (reflect_)
+      for (int j = 0; j < patterns_ && h <= cap; ++j) {
+        v.mirror[off_[j]] = mcell_[blank];
+        h = std::max(h, db_[j]->value(&v.mirror[off_[j]]));
+      }
+    return h;
+  }
+  static std::array<std::array<std::uint8_t, kMaxSlots>, kMaxBoardCells> empty_slots() {
+    std::array<std::array<std::uint8_t, kMaxSlots>, kMaxBoardCells> s;
+    for (auto& t : s) t.fill(kNoSlot);
+    return s;
+  }
+
+  bool reflect_;
+  int patterns_ = 0;
+  std::array<const pdb::PatternDatabase*, pdb::kMaxCataloguePartitions> db_{};
+  std::array<std::uint8_t, pdb::kMaxCataloguePartitions> off_{};
+  std::array<std::array<std::uint8_t, kMaxSlots>, kMaxBoardCells> slot_ = empty_slots(), mslot_ = empty_slots();
+  std::array<std::uint8_t, kMaxBoardCells> mcell_{};
+  std::shared_ptr<const Wd> wd_;
+};
 
 }  // namespace tilespace::search

@@ -89,6 +89,7 @@ struct HeuristicInfo {
   bool zero_aware = false;        // zero-aware pattern databases (pdb/zero_aware.hpp)
   bool catalogue = false;         // takes catalogues, several partitions (pdb/pattern.hpp); the others take one
   bool multi_tile = false;        // counts multi-tile moves (--metric multi): the only ones taken there
+  bool multi_only = false;        // counts multi-tile moves only (mpdb): refused without --metric multi
 };
 
 const std::vector<AlgorithmInfo>& algorithm_catalog();

@@ -129,7 +129,8 @@ def distance(start, goal=None, board=None, db="out", max_seconds=None, max_nodes
     From the goal's exact table; on 4x4 and 5x5, where no table can exist, searched as solve()
     searches (pattern databases, the move automaton) within max_seconds and max_nodes (default:
     none); a search a limit stops raises SearchLimit. metric: "single" (default) or "multi" (a
-    move slides one or more tiles of the blank's row or column; from the multi-tile table).
+    move slides one or more tiles of the blank's row or column; from the multi-tile table, on 4x4
+    searched with multi-tile pattern databases, refused on 5x5).
     """
     if start is None:
         raise ValueError("start: a state is required")
