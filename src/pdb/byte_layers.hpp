@@ -8,6 +8,7 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <span>
 #include <stdexcept>
@@ -19,6 +20,21 @@
 #include "tilespace/pdb/build.hpp"
 
 namespace tilespace::detail {
+
+// Writes `next` on a value still `unset`; whether this call did (relaxed byte compare-and-swap
+// when Shared, so that of two threads meeting the entry in one layer only one counts it).
+template <bool Shared>
+bool claim(std::uint8_t& value, std::uint8_t unset, std::uint8_t next) noexcept {
+  if constexpr (Shared) {
+    std::atomic_ref<std::uint8_t> v(value);
+    std::uint8_t expected = unset;
+    return v.load(std::memory_order_relaxed) == unset && v.compare_exchange_strong(expected, next, std::memory_order_relaxed);
+  } else {
+    if (value != unset) return false;
+    value = next;
+    return true;
+  }
+}
 
 // Inside driver.execute: fills `values` with `unset` on every core, sets values[start] to 0, then
 // runs one pass a layer, expand.template operator()<Shared>(layer, begin, end) on each block (the

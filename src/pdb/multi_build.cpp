@@ -87,18 +87,7 @@ class MultiExpander {
     }
   }
 
-  void settle(std::uint64_t t) {
-    if constexpr (Shared) {
-      std::atomic_ref<std::uint8_t> v(values_[t]);
-      std::uint8_t expected = kMultiUnset;
-      if (v.load(std::memory_order_relaxed) == kMultiUnset &&
-          v.compare_exchange_strong(expected, next_, std::memory_order_relaxed))
-        ++found_;
-    } else if (values_[t] == kMultiUnset) {
-      values_[t] = next_;
-      ++found_;
-    }
-  }
+  void settle(std::uint64_t t) { found_ += detail::claim<Shared>(values_[t], kMultiUnset, next_); }
 
   const Board& board_;
   const PlacementRanker& ranker_;

@@ -141,17 +141,7 @@ class ZeroAwareExpander {
     }
   }
 
-  void settle(std::uint64_t t) {
-    if constexpr (Shared) {
-      std::uint8_t expected = kNotReached;
-      if (std::atomic_ref<std::uint8_t>(values_[t]).load(std::memory_order_relaxed) == kNotReached &&
-          std::atomic_ref<std::uint8_t>(values_[t]).compare_exchange_strong(expected, next_, std::memory_order_relaxed))
-        ++found_;
-    } else if (values_[t] == kNotReached) {
-      values_[t] = next_;
-      ++found_;
-    }
-  }
+  void settle(std::uint64_t t) { found_ += detail::claim<Shared>(values_[t], kNotReached, next_); }
 
   const ZeroAwareIndex& index_;
   const CellGrid& grid_;
