@@ -78,6 +78,10 @@ std::string PdbStore::metric_flag() const {
   return options_.build.metric == Metric::multi ? "--metric multi " : "";
 }
 
+std::string PdbStore::kind_words(bool zero_aware) const {
+  return zero_aware ? "zero-aware pattern" : options_.build.metric == Metric::multi ? "multi-tile pattern" : "pattern";
+}
+
 namespace {
 
 // What the store does differently for the two kinds of database.
@@ -86,22 +90,26 @@ struct Kind;
 template <>
 struct Kind<PatternDatabase> {
   static constexpr bool kZeroAware = false;
-  static constexpr const char* kWhat = "pattern";
   static constexpr const char* kFlag = "--pdb ";
   static BuildEstimate estimate(const Board& b, const Pattern& p, int threads, Metric m) {
     return estimate_build(b, p, threads, m);
   }
   static int radius(const PatternDatabase& db) { return static_cast<int>(db.histogram().size()) - 1; }
+  static PatternDatabase load(const std::filesystem::path& path, const State& goal, const Pattern& p, Metric m) {
+    return PatternDatabase::load(path, goal, p, m);
+  }
 };
 template <>
 struct Kind<ZeroAwareDatabase> {
   static constexpr bool kZeroAware = true;
-  static constexpr const char* kWhat = "zero-aware pattern";
   static constexpr const char* kFlag = "--zpdb ";
   static BuildEstimate estimate(const Board& b, const Pattern& p, int threads, Metric) {
     return estimate_zero_aware(b, p, threads);
   }
   static int radius(const ZeroAwareDatabase& db) { return static_cast<int>(db.histogram().size()) - 1; }
+  static ZeroAwareDatabase load(const std::filesystem::path& path, const State& goal, const Pattern& p, Metric) {
+    return ZeroAwareDatabase::load(path, goal, p);
+  }
 };
 
 BuildEstimate estimate_of(const Board& b, const Pattern& p, int threads, bool zero_aware, Metric m) {
@@ -152,7 +160,7 @@ void PdbStore::check_build_time(const State& goal, const Partition& partition, b
     return std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == ',' || ch == '/';
   });
   if (!plain) spec = "'" + spec + "'";  // a spec has no quote of its own (parse_partition)
-  throw too_long_to_build(std::string(zero_aware ? "zero-aware pattern database " : metric_flag().empty() ? "pattern database " : "multi-tile pattern database ") + partition.name,
+  throw too_long_to_build(kind_words(zero_aware) + " database " + partition.name,
                           goal, options_.dir, c, build_command(goal, options_.dir, metric_flag() + (zero_aware ? "--zpdb " : "--pdb ") + spec));
 }
 
@@ -170,8 +178,7 @@ std::shared_ptr<const Db> PdbStore::get_as(const State& goal, const Pattern& pat
   }
   std::shared_ptr<const Db> db;
   try {
-    if constexpr (z) db = std::make_shared<const Db>(Db::load(path, goal, pattern));
-    else db = std::make_shared<const Db>(Db::load(path, goal, pattern, options_.build.metric));
+    db = std::make_shared<const Db>(Kind<Db>::load(path, goal, pattern, options_.build.metric));
   } catch (const DataError& e) {  // the message ends with the command that rebuilds the file
     throw with_rebuild(e, build_command(goal, options_.dir, metric_flag() + Kind<Db>::kFlag + pattern.name() + " --force"));
   }
@@ -263,15 +270,13 @@ std::shared_ptr<const Db> PdbStore::build_as(const State& goal, const Pattern& p
     const BuildEstimate e = Kind<Db>::estimate(goal.board, pattern, options_.build.threads, options_.build.metric);
     char buf[320];
     std::snprintf(buf, sizeof buf, "building %s %s: %llu entries, %.0f MiB of memory, about %.0f s, into %s",
-                  metric_flag().empty() ? Kind<Db>::kWhat : "multi-tile pattern", pattern.name().c_str(), static_cast<unsigned long long>(e.entries),
+                  kind_words(z).c_str(), pattern.name().c_str(), static_cast<unsigned long long>(e.entries),
                   static_cast<double>(e.bytes) / (1 << 20), e.seconds, path.string().c_str());
     options_.note(buf);
   }
   Db::build(goal, pattern, options_.build).save(path);
   // The built copy is gone; load the file as any other (the page cache holds its bytes).
-  std::shared_ptr<const Db> mapped;
-  if constexpr (z) mapped = std::make_shared<const Db>(Db::load(path, goal, pattern));
-  else mapped = std::make_shared<const Db>(Db::load(path, goal, pattern, options_.build.metric));
+  auto mapped = std::make_shared<const Db>(Kind<Db>::load(path, goal, pattern, options_.build.metric));
   if (options_.note) {
     char buf[256];
     std::snprintf(buf, sizeof buf, "built %s (largest value %d)", path.string().c_str(), Kind<Db>::radius(*mapped));

@@ -73,17 +73,14 @@ void PdbHeuristic::place(const std::vector<const Pattern*>& patterns) {
 int PdbHeuristic::sum(const std::array<std::uint8_t, kMaxPdbCells>& cell_of_tile) const {
   std::array<int, kMaxCataloguePatterns> value{};
   std::array<std::uint8_t, kMaxPdbCells> pos{};
-  auto place_tiles = [&](const Pattern& p) {
-    for (std::size_t i = 0; i < p.tiles.size(); ++i) pos[i] = cell_of_tile[p.tiles[i]];
+  auto place_tiles = [&](const Pattern& p, std::size_t first = 0) {
+    for (std::size_t i = 0; i < p.tiles.size(); ++i) pos[first + i] = cell_of_tile[p.tiles[i]];
   };
   int j = 0;
   for (const auto& db : dbs_) {
-    if (db->metric() == Metric::multi) {  // the blank's cell first
-      pos[0] = cell_of_tile[0];
-      for (std::size_t i = 0; i < db->pattern().tiles.size(); ++i) pos[i + 1] = cell_of_tile[db->pattern().tiles[i]];
-    } else {
-      place_tiles(db->pattern());
-    }
+    const bool multi = db->metric() == Metric::multi;  // the blank's cell first
+    pos[0] = cell_of_tile[0];
+    place_tiles(db->pattern(), multi ? 1 : 0);
     value[static_cast<std::size_t>(j++)] = db->value(pos.data());
   }
   for (const auto& db : zdbs_) {

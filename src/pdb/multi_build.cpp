@@ -6,15 +6,11 @@
 // the layer and writes the next layer's value on the successors not reached yet (relaxed byte
 // compare-and-swap when shared, so each placement is counted once); successors wait in a
 // prefetch ring.
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
-
 #include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <string>
 
-#include "tilespace/distance_table.hpp"
 #include "tilespace/engine/layer_kernel.hpp"
 #include "tilespace/errors.hpp"
 #include "tilespace/memory.hpp"

@@ -2,7 +2,6 @@
 #include "tilespace/search/registry.hpp"
 
 #include "tilespace/pdb/pattern.hpp"
-
 #include "tilespace/search/walking_distance.hpp"
 
 #include <algorithm>

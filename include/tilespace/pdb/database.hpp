@@ -133,6 +133,7 @@ class PdbStore {
   std::shared_ptr<const Db> build_as(const State& goal, const Pattern& pattern);
   void check_build_time(const State& goal, const Partition& partition, bool zero_aware) const;
   std::string metric_flag() const;  // "--metric multi " for a multi-tile store, else ""
+  std::string kind_words(bool zero_aware) const;  // "pattern", "zero-aware pattern" or "multi-tile pattern"
   PdbStoreOptions options_;
   std::map<std::string, std::shared_ptr<const PatternDatabase>> cache_;
   std::map<std::string, std::shared_ptr<const ZeroAwareDatabase>> zero_aware_cache_;
