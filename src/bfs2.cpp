@@ -28,26 +28,35 @@ constexpr double kFarBudget = 16e6;
 std::uint64_t two_bit_words(const Ranker& ranker) { return (ranker.size() + 31) / 32; }
 std::uint64_t two_bit_bytes(const Ranker& ranker) { return two_bit_words(ranker) * 8; }
 
-std::uint64_t two_bit_build_bytes(const Ranker& ranker) {
+std::uint64_t two_bit_search_words(const Ranker& ranker, Metric metric) {
   const std::uint64_t words = two_bit_words(ranker);
-  // The fields, the two bitmaps of marks and the rings (deferred far targets, when asked for, add
-  // their buckets: about 107 MB on 2x7).
-  return 8 * words + 2 * 8 * detail::mark_word_count(words) + 64 * 1024;
+  return words + (metric == Metric::multi ? detail::open_word_count(words) : 0);
 }
 
-TwoBitResult bfs_two_bit(const Ranker& ranker, std::span<std::uint64_t> fields, const TwoBitOptions& options,
+std::uint64_t two_bit_build_bytes(const Ranker& ranker, Metric metric) {
+  const std::uint64_t words = two_bit_words(ranker);
+  // The fields (and the multi-tile metric's open bitmap), the two bitmaps of marks and the rings
+  // (deferred far targets, when asked for, add their buckets: about 107 MB on 2x7).
+  return 8 * two_bit_search_words(ranker, metric) + 2 * 8 * detail::mark_word_count(words) + 64 * 1024;
+}
+
+TwoBitResult bfs_two_bit(const Ranker& ranker, std::span<std::uint64_t> search, const TwoBitOptions& options,
                          const TwoBitProgress* resume) {
   const bool multi = options.bfs.metric == Metric::multi;
-  if (multi && resume) throw std::invalid_argument("bfs_two_bit: the multi-tile metric's search is not resumed");
   const detail::TwoBitGeometry T(ranker);
-  if (fields.size() != T.words) throw std::invalid_argument("bfs_two_bit: fields of the wrong size");
+  if (search.size() != two_bit_search_words(ranker, options.bfs.metric))
+    throw std::invalid_argument("bfs_two_bit: fields of the wrong size");
+  // The fields, then (multi-tile) the open bitmap.
+  const std::span<std::uint64_t> fields = search.first(T.words);
+  std::uint64_t* const open = multi ? search.data() + T.words : nullptr;
   TwoBitProgress p;
   if (resume) {
     p = *resume;
   } else {
     p.pending = 1;
-    const std::uint64_t open = multi ? detail::multi_open_value(0) : 3u;
-    fields[T.goal_rank >> 5] |= open << (2 * (T.goal_rank & 31));
+    const std::uint64_t value = multi ? detail::multi_value(0) : 3u;
+    fields[T.goal_rank >> 5] |= value << (2 * (T.goal_rank & 31));
+    if (multi) open[T.goal_rank >> 6] |= std::uint64_t{1} << (T.goal_rank & 63);
   }
   // Calls f(std::bool_constant<multi>).
   const auto with_metric = [multi](auto&& f) {
@@ -86,6 +95,7 @@ TwoBitResult bfs_two_bit(const Ranker& ranker, std::span<std::uint64_t> fields, 
           detail::TwoBitExpander<2, Atomic, detail::NoRemote, detail::ContiguousWords, decltype(m)::value> ex(
               T, fields.data(), {0, T.words}, layer, false, none);
           ex.set_marks(next);
+          ex.set_open(open);
           for (std::uint64_t j = b; j < e; ++j)
             for (const auto& f : far) f.for_each(touched[j], [&](std::uint64_t rank) { ex.settle(rank, t); });
         });
@@ -112,7 +122,13 @@ TwoBitResult bfs_two_bit(const Ranker& ranker, std::span<std::uint64_t> fields, 
         for (std::uint64_t mw = r.begin(); mw < r.end(); ++mw) {
           const std::uint64_t first = mw * span, n = std::min(T.words, first + span) - first;
           std::uint64_t m[2] = {0, 0};
-          detail::mark_open_blocks(T, fields.data() + first, first, n, &m[0], &m[1]);
+          if (multi) {  // the blocks with open bits, all of the next layer
+            for (std::uint64_t i = 0; i < n; ++i)
+              if ((open[(first + i) >> 1] >> (32 * ((first + i) & 1))) & 0xFFFF'FFFFu)
+                m[p.next_layer & 1] |= std::uint64_t{1} << (i >> detail::kBlockLog2);
+          } else {
+            detail::mark_open_blocks(T, fields.data() + first, first, n, &m[0], &m[1]);
+          }
           marks[0][mw] = m[0];
           marks[1][mw] = m[1];
         }
@@ -144,6 +160,7 @@ TwoBitResult bfs_two_bit(const Ranker& ranker, std::span<std::uint64_t> fields, 
                                      decltype(metric)::value>
                   ex(T, fields.data(), {0, T.words}, layer, collect, none);
               ex.set_marks(next);
+              ex.set_open(open);
               if (defer) ex.set_far(&far.local());
               // Only this block of the pass reads and clears these mark words (others set the next layer's).
               for (std::uint64_t mw = first_mw + b; mw < first_mw + e; ++mw) {
@@ -175,7 +192,7 @@ TwoBitResult bfs_two_bit(const Ranker& ranker, std::span<std::uint64_t> fields, 
         p, total, result.farthest, expand, [](auto&& check) { check(); },
         [&](int layer, std::uint64_t expanded, std::uint64_t all) {
           driver.report(options.bfs.on_layer, layer, expanded, all, ranker.size());
-          if (p.pending > 0 && options.between_layers) options.between_layers(p, fields);
+          if (p.pending > 0 && options.between_layers) options.between_layers(p, search);
         });
   });
   result.histogram = std::move(p.histogram);

@@ -69,6 +69,43 @@ void check_fields(std::span<const std::uint64_t> fields, const CheckpointSlice& 
               ": the checkpoint is inconsistent");
 }
 
+// The multi-tile metric's words between two layers (bfs.hpp): fields of D mod 3 + 1 and the open
+// bitmap after them, whose bits are exactly the next layer's states, all of its value; nothing
+// beyond the last rank; as many open bits as states pending and as many fields set as states found.
+template <class Bad>
+void check_multi_fields(std::span<const std::uint64_t> search, const Ranker& ranker, const TwoBitProgress& progress,
+                        Bad&& bad) {
+  const std::uint64_t words = two_bit_words(ranker), states = ranker.size();
+  const std::span<const std::uint64_t> fields = search.first(words), open = search.subspan(words);
+  const unsigned value = detail::multi_value(progress.next_layer);
+  std::uint64_t opened = 0, found = 0;
+  for (std::uint64_t i = 0; i < words; ++i) {
+    const std::uint64_t w = fields[i], rank0 = 32 * i;
+    if (rank0 + 32 > states && (w & (~std::uint64_t{0} << (2 * (states - rank0)))))
+      throw bad("fields beyond the table's last state are set: the checkpoint is inconsistent");
+    const std::uint64_t o = detail::spread_bits(open[i >> 1] >> (32 * (i & 1)));
+    if (o & ~detail::fields_equal(w, value))
+      throw bad("open states outside layer " + std::to_string(progress.next_layer) + ": the checkpoint is inconsistent");
+    opened += static_cast<std::uint64_t>(std::popcount(o));
+    found += static_cast<std::uint64_t>(std::popcount((w | (w >> 1)) & detail::kLowBits));
+  }
+  if (words % 2 == 1 && (open.back() >> 32) != 0)
+    throw bad("open bits beyond the table's last state are set: the checkpoint is inconsistent");
+  std::uint64_t counted = progress.pending;
+  for (const std::uint64_t layer : progress.histogram) counted += layer;  // no overflow: checked by the caller
+  if (opened != progress.pending || found != counted)
+    throw bad("the fields hold " + std::to_string(found) + " states found and " + std::to_string(opened) +
+              " open, the header " + std::to_string(counted) + " and " + std::to_string(progress.pending) +
+              ": the checkpoint is inconsistent");
+}
+
+// The words a checkpoint of `slice` holds: its fields and, multi-tile (one process only), the
+// open bitmap.
+std::uint64_t checkpoint_words(const Ranker& ranker, const CheckpointSlice& slice, Metric metric) {
+  const std::uint64_t words = two_bit_words(ranker);
+  return slice.held(words) + (metric == Metric::multi ? detail::open_word_count(words) : 0);
+}
+
 }  // namespace
 
 CheckpointSlice::CheckpointSlice(std::uint32_t unit_log2, std::uint32_t process, std::uint32_t processes)
@@ -93,7 +130,9 @@ std::uint64_t CheckpointSlice::held(std::uint64_t words) const noexcept {
 }
 
 void save_checkpoint(const std::filesystem::path& path, const Ranker& ranker, const TwoBitProgress& progress,
-                     std::span<const std::uint64_t> fields, const CheckpointSlice& slice) {
+                     std::span<const std::uint64_t> fields, const CheckpointSlice& slice, Metric metric) {
+  if (metric != Metric::single && slice.processes() != 1)
+    throw std::invalid_argument("save_checkpoint: a multi-tile search of several processes");
   const std::string name = path.string();
   if (progress.histogram.size() > kCheckpointMaxHistogram) throw DataError(name + ": too many layers for a checkpoint");
   std::vector<std::uint8_t> h(kHeaderSize, 0);
@@ -107,11 +146,12 @@ void save_checkpoint(const std::filesystem::path& path, const Ranker& ranker, co
   put<std::uint32_t>(h, 20, static_cast<std::uint32_t>(progress.next_layer));
   put<std::uint64_t>(h, 24, progress.pending);
   put<std::uint64_t>(h, 32, two_bit_words(ranker));
-  if (fields.size() != slice.held(two_bit_words(ranker)))
+  if (fields.size() != checkpoint_words(ranker, slice, metric))
     throw std::invalid_argument("save_checkpoint: " + std::to_string(fields.size()) + " words, the slice holds " +
-                                std::to_string(slice.held(two_bit_words(ranker))));
+                                std::to_string(checkpoint_words(ranker, slice, metric)));
   put<std::uint64_t>(h, 40, fields.size());
   put<std::uint32_t>(h, 48, slice.unit_log2());
+  h[52] = static_cast<std::uint8_t>(metric);
   put<std::uint32_t>(h, 56, slice.process());
   put<std::uint32_t>(h, 60, slice.processes());
   put<std::uint64_t>(h, 64, XXH3_64bits(fields.data(), fields.size_bytes()));
@@ -125,7 +165,8 @@ void save_checkpoint(const std::filesystem::path& path, const Ranker& ranker, co
                                                         fields.size_bytes())});
 }
 
-LoadedCheckpoint load_checkpoint(const std::filesystem::path& path, const Ranker& ranker, const CheckpointSlice& slice) {
+LoadedCheckpoint load_checkpoint(const std::filesystem::path& path, const Ranker& ranker, const CheckpointSlice& slice,
+                                 Metric metric) {
   const std::string name = path.string();
   auto bad = [&](const std::string& what) { return DataError(name + ": " + what); };
   const int fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
@@ -191,9 +232,15 @@ LoadedCheckpoint load_checkpoint(const std::filesystem::path& path, const Ranker
       (processes > 1 && unit_log2 != slice.unit_log2()))
     throw bad("a checkpoint of " + deal(process, processes, unit_log2) + ", not of " +
               deal(slice.process(), slice.processes(), slice.unit_log2()));
-  const std::uint64_t held = slice.held(words);
-  if (version != 1 && (get<std::uint64_t>(h, 40) != held || get<std::uint32_t>(h, 52) != 0))
-    throw bad("inconsistent slice size");
+  // Byte 52: the metric (0 single-tile in every checkpoint written before it was stored).
+  const std::uint8_t stored = version == 1 ? 0 : h[52];
+  if (stored > static_cast<std::uint8_t>(Metric::multi) || h[53] != 0 || get<std::uint16_t>(h, 54) != 0)
+    throw bad("unknown metric " + std::to_string(stored));
+  if (stored != static_cast<std::uint8_t>(metric))
+    throw bad("a checkpoint of the " + std::string(metric_name(static_cast<Metric>(stored))) + "-tile metric, not the " +
+              std::string(metric_name(metric)) + "-tile");
+  const std::uint64_t held = checkpoint_words(ranker, slice, metric);
+  if (version != 1 && get<std::uint64_t>(h, 40) != held) throw bad("inconsistent slice size");
   LoadedCheckpoint c;
   c.progress.next_layer = static_cast<int>(get<std::uint32_t>(h, 20));
   c.progress.pending = get<std::uint64_t>(h, 24);
@@ -218,7 +265,11 @@ LoadedCheckpoint load_checkpoint(const std::filesystem::path& path, const Ranker
   if (read_all(&extra, 1) != 0) throw bad("trailing data after the fields");
   if (XXH3_64bits(span.data(), want) != get<std::uint64_t>(h, 64))
     throw bad("fields checksum mismatch: the checkpoint is corrupt");
-  check_fields(span, slice, ranker, c.progress, bad);
+  if (metric == Metric::multi) {
+    check_multi_fields(span, ranker, c.progress, bad);
+  } else {
+    check_fields(span, slice, ranker, c.progress, bad);
+  }
   return c;
 }
 

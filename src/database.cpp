@@ -395,11 +395,13 @@ LoadedDatabase load_checked(const std::filesystem::path& path, const std::string
   db.info.entries = get<std::uint64_t>(bytes, 24);
   const auto offset = get<std::uint64_t>(bytes, 32);
   const auto size = get<std::uint64_t>(bytes, 40);
-  // The metric (0 in every file written before it was stored: single-tile); only byte tables and
-  // pattern databases have another (a multi-tile database's placements hold the blank too).
+  // The metric (0 in every file written before it was stored: single-tile); only byte and two-bit
+  // tables and pattern databases have another (a multi-tile database's placements hold the blank
+  // too; a multi-tile two-bit table's fields are D mod 3).
   const auto metric = get<std::uint8_t>(bytes, kMetricOffset);
   if (metric > static_cast<std::uint8_t>(Metric::multi)) throw bad("unknown metric " + std::to_string(metric));
-  if (metric != 0 && db.info.kind != kKindDistanceTable && db.info.kind != kKindPatternDatabase)
+  if (metric != 0 && db.info.kind != kKindDistanceTable && db.info.kind != kKindTwoBitTable &&
+      db.info.kind != kKindPatternDatabase)
     throw bad("a multi-tile metric on a file of kind " + std::to_string(db.info.kind));
   db.info.metric = static_cast<Metric>(metric);
   std::uint64_t expected = 1;

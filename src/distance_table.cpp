@@ -90,36 +90,47 @@ DistanceTable::DistanceTable(const Ranker& ranker, std::span<const std::uint8_t>
 
 DistanceTable::DistanceTable(const Ranker& ranker, std::span<const std::uint64_t> words,
                              std::vector<std::uint64_t> histogram, std::vector<std::uint64_t> farthest,
-                             std::shared_ptr<const void> storage, std::shared_ptr<const ChunkVerifier> chunks, int bits)
-    : ranker_(ranker), words_(words), bits_(bits), histogram_(std::move(histogram)), farthest_(std::move(farthest)),
-      storage_(std::move(storage)), chunks_(std::move(chunks)), goal_rank_(goal_rank_of(ranker)) {
+                             std::shared_ptr<const void> storage, std::shared_ptr<const ChunkVerifier> chunks, int bits,
+                             Metric metric)
+    : ranker_(ranker), words_(words), bits_(bits), metric_(metric), histogram_(std::move(histogram)),
+      farthest_(std::move(farthest)), storage_(std::move(storage)), chunks_(std::move(chunks)),
+      goal_rank_(goal_rank_of(ranker)) {
   if ((bits != 1 && bits != 2) || words.size() != (bits == 1 ? one_bit_words(ranker) : two_bit_words(ranker)))
     throw std::invalid_argument("DistanceTable: not the words of a two-bit or one-bit table of this board");
+  if (bits == 1 && metric != Metric::single) throw std::invalid_argument("DistanceTable: a multi-tile one-bit table");
 }
 
-std::uint64_t DistanceTable::build_bytes(const Board& board, Engine engine) {
+std::uint64_t DistanceTable::build_bytes(const Board& board, Engine engine, Metric metric) {
   const Ranker r(board, 0);  // throws InputError above kMaxCells cells
-  if (engine == Engine::two_bit || engine == Engine::one_bit)  // fields, marks, buffers (bfs.hpp)
-    return two_bit_build_bytes(r);
+  if (engine == Engine::two_bit || engine == Engine::one_bit)  // fields, open bitmap, marks, buffers (bfs.hpp)
+    return two_bit_build_bytes(r, metric);
   return r.size() + bfs_work_bytes(r);
 }
 
 bool DistanceTable::byte_engine_fits(const Board& board) { return fits(build_bytes(board, Engine::byte)); }
 
-Engine DistanceTable::choose_engine(const Board& board, Engine requested) {
+Engine DistanceTable::automatic_engine(const Board& board, Metric metric) {
+  if (byte_engine_fits(board)) return Engine::byte;
+  return metric == Metric::single ? Engine::one_bit : Engine::two_bit;
+}
+
+Engine DistanceTable::choose_engine(const Board& board, Engine requested, Metric metric) {
   require_packed(board);
-  if (requested == Engine::automatic) requested = byte_engine_fits(board) ? Engine::byte : Engine::one_bit;
-  require_memory(build_bytes(board, requested),
-                 "the " + board.name() + " table with the " + (requested == Engine::byte ? "byte" : "two-bit") +
-                     " engine");
+  if (requested == Engine::automatic) requested = automatic_engine(board, metric);
+  if (requested == Engine::one_bit && metric != Metric::single)
+    throw InputError("a one-bit table counts single-tile moves only (it keeps floor(D/2) mod 2, and a multi-tile "
+                     "descent needs D mod 3): build the multi-tile table with 2 or 8 bits a state");
+  require_memory(build_bytes(board, requested, metric),
+                 "the " + board.name() + (metric == Metric::multi ? " multi-tile" : "") + " table with the " +
+                     (requested == Engine::byte ? "byte" : "two-bit") + " engine");
   return requested;
 }
 
-void DistanceTable::check_fits(const Board& board) { (void)choose_engine(board); }
+void DistanceTable::check_fits(const Board& board, Metric metric) { (void)choose_engine(board, Engine::automatic, metric); }
 
 BuildCost DistanceTable::estimate_build(const Board& board, Engine engine, int threads, Metric metric) {
   require_packed(board);
-  if (engine == Engine::automatic) engine = fits(build_bytes(board, Engine::byte)) ? Engine::byte : Engine::one_bit;
+  if (engine == Engine::automatic) engine = automatic_engine(board, metric);
   const Ranker r(board, 0);
   const int cores = std::max(1, static_cast<int>(tbb::info::default_concurrency()));
   const int t = threads > 0 ? std::min(threads, cores) : cores;
@@ -127,7 +138,7 @@ BuildCost DistanceTable::estimate_build(const Board& board, Engine engine, int t
   BuildCost c;
   c.seconds = static_cast<double>(r.size()) * (byte ? kByteNsPerState : kTwoBitNsPerState) * 1e-9 / t;
   if (metric == Metric::multi) c.seconds *= kMultiTileCost;
-  c.memory = build_bytes(board, engine);
+  c.memory = build_bytes(board, engine, metric);
   // The file: header, payload and, for two bits or one, the chunk checksums and at most
   // kFarthestKept ranks.
   const std::uint64_t payload = byte ? r.size() : engine == Engine::one_bit ? 8 * one_bit_words(r) : two_bit_bytes(r);
@@ -155,20 +166,24 @@ DistanceTable DistanceTable::build_two_bit(const Board& board, int goal_blank, c
                                            std::shared_ptr<FieldArray> resume_fields, const TwoBitProgress* resume,
                                            int bits) {
   if (bits != 1 && bits != 2) throw std::invalid_argument("build_two_bit: a table of 2 bits or 1 a state");
-  // The multi-tile metric's two-bit search keeps no distances (bfs.hpp): it only counts layers.
-  require_single_tile(options.bfs, "a two-bit table");
+  const Metric metric = options.bfs.metric;
   const Ranker ranker(board, goal_blank);
-  (void)choose_engine(board, Engine::two_bit);
-  auto fields = resume_fields ? std::move(resume_fields) : std::make_shared<FieldArray>(two_bit_words(ranker));
+  (void)choose_engine(board, bits == 1 ? Engine::one_bit : Engine::two_bit, metric);
+  auto fields = resume_fields ? std::move(resume_fields)
+                              : std::make_shared<FieldArray>(two_bit_search_words(ranker, metric));
   TwoBitResult res = bfs_two_bit(ranker, fields->span(), options, resume);
   std::span<const std::uint64_t> words = fields->span();
+  if (metric == Metric::multi) {  // the open bitmap after the fields, all zero now, is given back
+    fields->shrink(two_bit_words(ranker));
+    words = words.first(two_bit_words(ranker));
+  }
   if (bits == 1) {
     pack_one_bit(fields->span(), ranker.size(), options.bfs.threads);
     fields->shrink(one_bit_words(ranker));
     words = fields->span().first(one_bit_words(ranker));
   }
   return DistanceTable(ranker, words, std::move(res.histogram), std::move(res.farthest),
-                       std::shared_ptr<const void>(fields, fields.get()), nullptr, bits);
+                       std::shared_ptr<const void>(fields, fields.get()), nullptr, bits, metric);
 }
 
 DistanceTable DistanceTable::from_database(LoadedDatabase db) {
@@ -183,7 +198,8 @@ DistanceTable DistanceTable::from_database(LoadedDatabase db) {
     const std::span<const std::uint64_t> words(reinterpret_cast<const std::uint64_t*>(payload.data()),
                                                payload.size() / 8);
     return DistanceTable(ranker, words, std::move(db.info.histogram), std::move(db.info.farthest),
-                         std::shared_ptr<const void>(db.file, db.file.get()), std::move(db.chunks), bits);
+                         std::shared_ptr<const void>(db.file, db.file.get()), std::move(db.chunks), bits,
+                         db.info.metric);
   }
   return DistanceTable(ranker, payload, std::move(db.info.histogram), std::shared_ptr<const void>(db.file, db.file.get()),
                        db.info.metric);
@@ -210,8 +226,10 @@ void DistanceTable::verify_all(int threads) const {
 }
 
 bool DistanceTable::closer(unsigned v, int blank, std::uint64_t nr) const {
-  // D even: the closer neighbour's field differs (floor((D-1)/2) = D/2 - 1); D odd: it is equal.
   const unsigned nv = field(nr);
+  // Multi-tile: the fields are D mod 3 + 1, and the closer neighbour's is (D - 1) mod 3 + 1.
+  if (metric_ == Metric::multi) return nv == (v == 1 ? 3u : v - 1);
+  // D even: the closer neighbour's field differs (floor((D-1)/2) = D/2 - 1); D odd: it is equal.
   return blank_parity(ranker_, blank) ? nv == v : (nv ^ v) == 3u;
 }
 
@@ -231,40 +249,43 @@ void move_sequence(Sequence& s, int b, int nb) {
 
 int DistanceTable::descent_length(Sequence seq, int blank, std::uint64_t r) const {
   const Board& b = board();
+  // Multi-tile: a move takes the blank up to W-1 or H-1 cells; each further cell is one more
+  // single-cell step of the sequence.
+  const int reach = metric_ == Metric::multi ? std::max(b.width(), b.height()) - 1 : 1;
+  const char* what = bits_ == 1 ? "one-bit " : "two-bit ";
   int steps = 0;
   while (r != goal_rank_) {
     const unsigned v = field(r);
-    if (v == 0 || v == 3 || steps >= radius())
-      throw DataError("the " + std::string(bits_ == 1 ? "one-bit " : "two-bit ") + b.name() +
-                      " table is inconsistent at rank " + std::to_string(r));
-    const auto& nb = b.neighbours(blank);
+    if (v == 0 || (v == 3 && metric_ == Metric::single) || steps >= radius())
+      throw DataError("the " + std::string(what) + b.name() + " table is inconsistent at rank " + std::to_string(r));
     bool stepped = false;
-    // Horizontal neighbours first: the same group, rank +-1, no re-ranking.
-    for (int pass = 0; pass < 2 && !stepped; ++pass) {
-      for (int i = 0; i < nb.count; ++i) {
-        const int c = nb.cell[i];
-        const bool horizontal = c == blank - 1 || c == blank + 1;
-        if (horizontal != (pass == 0)) continue;
-        Sequence next = seq;
+    // Horizontal moves first: the same group, rank + (cells moved), no re-ranking.
+    for (const Dir d : {Dir::Left, Dir::Right, Dir::Up, Dir::Down}) {
+      const bool horizontal = d == Dir::Left || d == Dir::Right;
+      Sequence next = seq;
+      int at = blank;
+      for (int k = 0; k < reach && !stepped; ++k) {
+        const int c = b.step(at, d);
+        if (c < 0) break;
         std::uint64_t nr;
         if (horizontal) {
           nr = r + static_cast<std::uint64_t>(c - blank);
         } else {
-          move_sequence(next, blank, c);
+          move_sequence(next, at, c);
           nr = ranker_.rank(next, c);
         }
+        at = c;
         if (closer(v, blank, nr)) {
           seq = next;
           blank = c;
           r = nr;
           stepped = true;
-          break;
         }
       }
+      if (stepped) break;
     }
     if (!stepped)
-      throw DataError("the " + std::string(bits_ == 1 ? "one-bit " : "two-bit ") + b.name() +
-                      " table is inconsistent: no neighbour one move closer");
+      throw DataError("the " + std::string(what) + b.name() + " table is inconsistent: no neighbour one move closer");
     ++steps;
   }
   return steps;

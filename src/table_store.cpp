@@ -115,7 +115,7 @@ const DistanceTable& TableStore::table(const Board& board, int goal_blank) {
   const auto path = path_for(board, goal_blank);
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) {
-    const Engine engine = DistanceTable::choose_engine(board, options_.engine);
+    const Engine engine = DistanceTable::choose_engine(board, options_.engine, options_.bfs.metric);
     const BuildCost cost = DistanceTable::estimate_build(board, engine, options_.bfs.threads, options_.bfs.metric);
     if (cost.seconds > options_.max_auto_build_seconds) {
       const State goal = canonical_goal(board, goal_blank);
@@ -152,7 +152,7 @@ bool TableStore::up_to_date(const Board& board, int goal_blank, int bits, int th
 const DistanceTable& TableStore::build(const Board& board, int goal_blank) {
   const auto path = path_for(board, goal_blank);
   create_folder(options_.dir);
-  const Engine engine = DistanceTable::choose_engine(board, options_.engine);
+  const Engine engine = DistanceTable::choose_engine(board, options_.engine, options_.bfs.metric);
   if (engine == Engine::byte) {
     auto t = std::make_unique<DistanceTable>(DistanceTable::build(board, goal_blank, options_.bfs));
     save_database(path, t->info(), t->payload());
@@ -167,7 +167,7 @@ const DistanceTable& TableStore::build(const Board& board, int goal_blank) {
   std::optional<LoadedCheckpoint> resumed;
   if (std::filesystem::exists(ckpt, ec)) {
     if (options_.resume) {
-      resumed = load_checkpoint(ckpt, ranker, whole);
+      resumed = load_checkpoint(ckpt, ranker, whole, options_.bfs.metric);
       if (options_.note)
         options_.note("resuming from " + ckpt.string() + " at depth " + std::to_string(resumed->progress.next_layer));
     } else if (options_.note) {
@@ -187,7 +187,7 @@ const DistanceTable& TableStore::build(const Board& board, int goal_blank) {
     o.between_layers = [&](const TwoBitProgress& p, std::span<const std::uint64_t> fields) {
       const auto now = std::chrono::steady_clock::now();
       if (std::chrono::duration<double>(now - last).count() < wait) return;
-      save_checkpoint(ckpt, ranker, p, fields, whole);
+      save_checkpoint(ckpt, ranker, p, fields, whole, options_.bfs.metric);
       last = std::chrono::steady_clock::now();
       wait = std::max(options_.checkpoint_every, 10 * std::chrono::duration<double>(last - now).count());
       if (options_.note && options_.bfs.on_layer)  // with progress lines: say when each was saved

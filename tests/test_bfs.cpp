@@ -455,10 +455,9 @@ TEST_CASE("multi-tile: the metric's names and its one option check", "[bfs][mult
   FieldArray fields(two_bit_words(r));
   TwoBitOptions o;
   o.bfs.metric = Metric::multi;
-  // The two-bit engine's multi-tile search (tests/test_two_bit.cpp) is not resumed: its fields
-  // hold no checkpoint.
-  const TwoBitProgress resume{1, {1}, 2};
-  CHECK_THROWS_AS(bfs_two_bit(r, fields.span(), o, &resume), std::invalid_argument);
+  // The two-bit engine's multi-tile search (tests/test_two_bit.cpp) works in its fields and an
+  // open bitmap after them: fields alone are refused.
+  CHECK_THROWS_AS(bfs_two_bit(r, fields.span(), o), std::invalid_argument);
   CHECK(metric_name(Metric::multi) == "multi");
   CHECK(parse_metric("single") == Metric::single);
   CHECK_FALSE(parse_metric("Multi").has_value());

@@ -50,10 +50,12 @@ struct Snapshot {
   std::vector<std::uint64_t> fields;
 };
 
-// Runs the two-bit search of (b, blank) and copies the progress and fields between every layer.
-std::vector<Snapshot> snapshots(const Board& b, int blank) {
+// Runs the two-bit search of (b, blank) and copies the progress and fields (multi-tile: and the
+// open bitmap) between every layer.
+std::vector<Snapshot> snapshots(const Board& b, int blank, Metric metric = Metric::single) {
   std::vector<Snapshot> out;
   TwoBitOptions o;
+  o.bfs.metric = metric;
   o.between_layers = [&](const TwoBitProgress& p, std::span<const std::uint64_t> f) {
     out.push_back({p, std::vector<std::uint64_t>(f.begin(), f.end())});
   };
@@ -76,9 +78,10 @@ std::vector<std::uint64_t> held_words(std::span<const std::uint64_t> all, const 
 // with it zeroed), so that one lying field is met by the check of that field.
 void reseal(std::string& bytes) { testing::reseal_header(bytes, 72); }
 
-std::string load_error(const std::filesystem::path& p, const Ranker& r, const CheckpointSlice& slice) {
+std::string load_error(const std::filesystem::path& p, const Ranker& r, const CheckpointSlice& slice,
+                       Metric metric = Metric::single) {
   try {
-    load_checkpoint(p, r, slice);
+    load_checkpoint(p, r, slice, metric);
   } catch (const DataError& e) {
     return e.what();
   }
@@ -471,6 +474,135 @@ TEST_CASE("checkpoints whose fields do not match their progress are refused", "[
   CHECK(error_of("slice1.ckpt", s.fields, CheckpointSlice(2, 1, 2)).empty());
 }
 
+TEST_CASE("multi-tile checkpoints: the open bitmap round-trips, a search continued from any layer ends identical",
+          "[two-bit][checkpoint][multi]") {
+  TempDir dir;
+  for (const auto& [b, blank] : std::vector<std::pair<Board, int>>{{Board(3, 3), 8}, {Board(3, 3), 4}, {Board(2, 5), 9}}) {
+    INFO("board " << b.name() << ", goal blank " << blank);
+    const Ranker ranker(b, blank);
+    TwoBitOptions multi;
+    multi.bfs.metric = Metric::multi;
+    const DistanceTable clean = DistanceTable::build_two_bit(b, blank, multi);
+    const auto snaps = snapshots(b, blank, Metric::multi);
+    REQUIRE(snaps.size() == clean.histogram().size() - 1);
+    for (std::size_t i = 0; i < snaps.size(); i += b.cells() > 9 ? 5 : 1) {
+      const Snapshot& s = snaps[i];
+      INFO("checkpoint before depth " << s.progress.next_layer);
+      REQUIRE(s.fields.size() == two_bit_search_words(ranker, Metric::multi));
+      const auto path = dir / (b.name() + "-" + std::to_string(blank) + "-" + std::to_string(i) + "-multi.ckpt");
+      save_checkpoint(path, ranker, s.progress, s.fields, whole(ranker), Metric::multi);
+      const std::string bytes = testing::read_file(path);
+      CHECK(bytes.size() == kHeaderSize + 8 * two_bit_search_words(ranker, Metric::multi));
+      CHECK(std::uint8_t(bytes.at(52)) == 1);  // the metric (checkpoint.hpp)
+      LoadedCheckpoint c = load_checkpoint(path, ranker, whole(ranker), Metric::multi);
+      CHECK(c.progress.next_layer == s.progress.next_layer);
+      CHECK(c.progress.histogram == s.progress.histogram);
+      CHECK(c.progress.pending == s.progress.pending);
+      CHECK(same_fields(c.fields->span(), s.fields));
+      // Not a checkpoint of the single-tile search.
+      CHECK_THAT(load_error(path, ranker, whole(ranker)),
+                 Contains(path.string()) && Contains("a checkpoint of the multi-tile metric, not the single-tile"));
+
+      TwoBitOptions o = multi;
+      o.bfs.threads = static_cast<int>(i % 3);
+      std::vector<int> layers;
+      o.bfs.on_layer = [&](const LayerReport& l) { layers.push_back(l.depth); };
+      const DistanceTable t = DistanceTable::build_two_bit(b, blank, o, c.fields, &c.progress);
+      CHECK(t.metric() == Metric::multi);
+      CHECK(same_fields(t.fields(), clean.fields()));
+      CHECK(t.histogram() == clean.histogram());
+      CHECK(t.info().farthest == clean.info().farthest);
+      REQUIRE_FALSE(layers.empty());
+      CHECK(layers.front() == s.progress.next_layer);
+    }
+  }
+  // A single-tile checkpoint is not one of the multi-tile search.
+  const Ranker r(Board(3, 3), 8);
+  const auto single = snapshots(Board(3, 3), 8).at(7);
+  save_checkpoint(dir / "single.ckpt", r, single.progress, single.fields, whole(r));
+  CHECK_THAT(load_error(dir / "single.ckpt", r, whole(r), Metric::multi),
+             Contains("a checkpoint of the single-tile metric, not the multi-tile"));
+}
+
+TEST_CASE("multi-tile checkpoints whose fields or open bits do not match their progress are refused",
+          "[two-bit][checkpoint][multi]") {
+  TempDir dir;
+  const Board b(2, 3);  // 360 ranks in 12 words and an open bitmap of 6
+  const Ranker ranker(b, 5);
+  const auto snaps = snapshots(b, 5, Metric::multi);
+  const Snapshot& s = snaps.at(4);
+  const std::uint64_t words = two_bit_words(ranker);
+  auto field = [](const std::vector<std::uint64_t>& f, std::uint64_t r) { return (f[r >> 5] >> (2 * (r & 31))) & 3u; };
+  auto set_field = [](std::vector<std::uint64_t>& f, std::uint64_t r, std::uint64_t v) {
+    f[r >> 5] = (f[r >> 5] & ~(std::uint64_t{3} << (2 * (r & 31)))) | (v << (2 * (r & 31)));
+  };
+  auto is_open = [&](const std::vector<std::uint64_t>& f, std::uint64_t r) { return (f[words + (r >> 6)] >> (r & 63)) & 1u; };
+  auto flip_open = [&](std::vector<std::uint64_t>& f, std::uint64_t r) { f[words + (r >> 6)] ^= std::uint64_t{1} << (r & 63); };
+  auto error_of = [&](const std::string& name, const std::vector<std::uint64_t>& fields) {
+    const auto p = dir / name;
+    save_checkpoint(p, ranker, s.progress, fields, whole(ranker), Metric::multi);
+    return load_error(p, ranker, whole(ranker), Metric::multi);
+  };
+  REQUIRE(error_of("good.ckpt", s.fields).empty());
+  // The next layer's value: depth 5, 5 mod 3 + 1 = 3.
+  REQUIRE(s.progress.next_layer == 5);
+  std::uint64_t open_rank = ranker.size(), closed_rank = ranker.size(), unseen_rank = ranker.size();
+  for (std::uint64_t r = 0; r < ranker.size(); ++r) {
+    if (is_open(s.fields, r)) {
+      CHECK(field(s.fields, r) == 3);
+      open_rank = r;
+    } else if (field(s.fields, r) == 3) {
+      closed_rank = r;  // depth 2, expanded long ago
+    } else if (field(s.fields, r) == 0) {
+      unseen_rank = r;
+    }
+  }
+  REQUIRE(open_rank < ranker.size());
+  REQUIRE(closed_rank < ranker.size());
+  REQUIRE(unseen_rank < ranker.size());
+  {  // an open state closed: fewer open bits than pending; the continued search would miss it
+    auto f = s.fields;
+    flip_open(f, open_rank);
+    CHECK_THAT(error_of("open-closed.ckpt", f), Contains("open-closed.ckpt") && Contains("inconsistent"));
+  }
+  {  // a state of depth 2 reopened: of the next layer's value, but one open bit more than pending
+    auto f = s.fields;
+    flip_open(f, closed_rank);
+    CHECK_THAT(error_of("closed-open.ckpt", f), Contains("inconsistent"));
+  }
+  {  // an open bit on an unseen state
+    auto f = s.fields;
+    flip_open(f, unseen_rank);
+    flip_open(f, open_rank);
+    CHECK_THAT(error_of("unseen-open.ckpt", f), Contains("open states outside layer 5"));
+  }
+  {  // a found state forgotten
+    auto f = s.fields;
+    for (std::uint64_t r = 0; r < ranker.size(); ++r)
+      if (field(f, r) == 1) {
+        set_field(f, r, 0);
+        break;
+      }
+    CHECK_THAT(error_of("forgotten.ckpt", f), Contains("inconsistent"));
+  }
+  {  // a field and an open bit beyond the last rank
+    auto f = s.fields;
+    set_field(f, ranker.size() + 3, 3);
+    CHECK_THAT(error_of("beyond.ckpt", f), Contains("beyond the table's last state"));
+    f = s.fields;
+    flip_open(f, ranker.size() + 3);
+    CHECK_THAT(error_of("beyond-open.ckpt", f), Contains("open states outside layer 5"));
+  }
+  // A checkpoint without the bitmap (the single-tile size) is refused.
+  {
+    auto f = s.fields;
+    f.resize(words);
+    const auto p = dir / "short.ckpt";
+    save_checkpoint(p, ranker, s.progress, f, whole(ranker));
+    CHECK_THAT(load_error(p, ranker, whole(ranker), Metric::multi), Contains("single-tile"));
+  }
+}
+
 TEST_CASE("cli: build --resume continues a checkpoint and refuses a foreign one with exit 3", "[two-bit][checkpoint][cli]") {
   TempDir dir;
   const Board b(3, 3);
@@ -529,6 +661,40 @@ TEST_CASE("cli: build --resume continues a checkpoint and refuses a foreign one 
     CHECK(testing::bytes_differ(testing::read_file(dir / "d/3x3-123456780.tsdb"), ref) == "");
     CHECK_FALSE(std::filesystem::exists(ckpt));
   }
+}
+
+TEST_CASE("cli: build --metric multi --resume continues a multi-tile checkpoint, and refuses a single-tile one",
+          "[two-bit][checkpoint][cli][multi]") {
+  TempDir dir;
+  const Board b(3, 3);
+  const Ranker ranker(b, 8);
+  REQUIRE(run_cli("build --board 3x3 --metric multi --bits 2 --db ref", dir.path).rc == 0);
+  const std::string ref = testing::read_file(dir / "ref/3x3-123456780-multi.tsdb");
+  REQUIRE_FALSE(ref.empty());
+  const auto snaps = snapshots(b, 8, Metric::multi);
+  std::filesystem::create_directories(dir / "d");
+  const auto ckpt = dir / "d/3x3-123456780-multi.tsdb.ckpt";
+  save_checkpoint(ckpt, ranker, snaps.at(11).progress, snaps.at(11).fields, whole(ranker), Metric::multi);
+  auto r = run_cli("build --board 3x3 --metric multi --bits 2 --resume --db d", dir.path);
+  CHECK(r.rc == 0);
+  CHECK_THAT(r.err, Contains("resuming from") && Contains("depth 12"));
+  CHECK(testing::bytes_differ(testing::read_file(dir / "d/3x3-123456780-multi.tsdb"), ref) == "");
+  CHECK_FALSE(std::filesystem::exists(ckpt));
+  // The single-tile search's checkpoint under the multi-tile name: exit 3, one line, nothing built.
+  std::filesystem::remove(dir / "d/3x3-123456780-multi.tsdb");
+  const auto single = snapshots(b, 8).at(11);
+  save_checkpoint(ckpt, ranker, single.progress, single.fields, whole(ranker));
+  r = run_cli("build --board 3x3 --metric multi --bits 2 --resume --db d", dir.path);
+  CHECK(r.rc == kExitData);
+  CHECK_THAT(r.err, Contains("3x3-123456780-multi.tsdb.ckpt: a checkpoint of the single-tile metric, not the multi-tile"));
+  CHECK(one_line(r.err));
+  CHECK_FALSE(std::filesystem::exists(dir / "d/3x3-123456780-multi.tsdb"));
+  // Checkpoints taken by the command itself (every layer), then continued: the same table.
+  std::filesystem::remove(ckpt);
+  r = run_cli("build --board 3x3 --metric multi --bits 2 --checkpoint-every 0.000001 --progress --db e", dir.path);
+  CHECK(r.rc == 0);
+  CHECK_THAT(r.err, Contains("checkpoint") && Contains("saved before depth"));
+  CHECK(testing::bytes_differ(testing::read_file(dir / "e/3x3-123456780-multi.tsdb"), ref) == "");
 }
 
 // ---------------------------------------------------------------------------------------------

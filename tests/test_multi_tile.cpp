@@ -138,6 +138,65 @@ TEST_CASE("multi-tile tables for every goal: build --all-goals and the longest o
   CHECK(longest >= 24);
 }
 
+TEST_CASE("multi-tile two-bit tables from the command line: build --bits 2 --all-goals answers as the byte tables do",
+          "[multi][two-bit][cli]") {
+  testing::TempDir dir;
+  const Board b(3, 3);
+  auto r = testing::run_cli("build --metric multi --bits 2 --all-goals --db two --json", dir.path);
+  REQUIRE(r.rc == 0);
+  auto j = json::parse(r.out);
+  REQUIRE(j.size() == blank_classes(b).size());
+  for (const auto& t : j) {
+    CHECK(t["bits"] == 2);
+    CHECK(t["metric"] == "multi");
+    CHECK_THAT(t["file"].get<std::string>(), Catch::StartsWith("two/3x3-") && Catch::EndsWith("-multi.tsdb"));
+  }
+  REQUIRE(testing::run_cli("build --metric multi --all-goals --db byte", dir.path).rc == 0);
+  // The same layers and longest solution, goal by goal.
+  r = testing::run_cli("stats --metric multi --all-goals --json --db two", dir.path);
+  REQUIRE(r.rc == 0);
+  const json two = json::parse(r.out);
+  r = testing::run_cli("stats --metric multi --all-goals --json --db byte", dir.path);
+  REQUIRE(r.rc == 0);
+  const json byte = json::parse(r.out);
+  CHECK(two["longest"] == byte["longest"]);
+  CHECK(two["goals"] == byte["goals"]);
+  // 200 pairs of random states and goals with their blank on every cell: the same answers, every
+  // one the naive BFS's for the canonical goal.
+  std::mt19937_64 rng(31);
+  std::string batch;
+  for (int i = 0; i < 200; ++i) {
+    State s = canonical_goal(b, i % b.cells()), g = canonical_goal(b, (i / 9) % b.cells());
+    std::shuffle(s.tiles.begin(), s.tiles.begin() + b.cells(), rng);
+    for (int c = 0; c < b.cells(); ++c)
+      if (s.tiles[c] == 0) s.blank = c;
+    batch += s.to_string() + " / " + g.to_string() + "\n";
+  }
+  testing::write_file(dir.path / "pairs.txt", batch);
+  const auto a = testing::run_cli("query --metric multi --batch pairs.txt --db two", dir.path);
+  const auto c = testing::run_cli("query --metric multi --batch pairs.txt --db byte", dir.path);
+  CHECK(a.rc == 1);  // some are unreachable
+  CHECK(a.out == c.out);
+  CHECK(output_lines(a.out).size() == 200);
+  // One answer checked against the naive BFS, with the solution `solve` reads from the table.
+  const State goal = canonical_goal(b, 8);
+  const auto naive = testing::naive_bfs(goal, Metric::multi);
+  const std::string hardest = "8 6 7 2 5 4 3 0 1";
+  r = testing::run_cli("solve --metric multi --db two --json '" + hardest + "'", dir.path);
+  REQUIRE(r.rc == 0);
+  j = json::parse(r.out);
+  CHECK(j["algorithm"] == "table");
+  CHECK(j["length"] == naive.at(parse_state(hardest, b).packed()));
+  CHECK(j["length"] == 20);
+  testing::write_file(dir.path / "answer.txt", hardest + "\t\t" + j["moves"].get<std::string>() + "\n" + hardest + "\t\t19\n");
+  r = testing::run_cli("check answer.txt --metric multi --db two --json", dir.path);
+  CHECK(r.rc == 1);
+  j = json::parse(r.out);
+  CHECK(j["passed"] == 1);
+  CHECK(j["verdicts"][0]["verdict"] == "ok");
+  CHECK(j["verdicts"][1]["verdict"] == "wrong-length");
+}
+
 TEST_CASE("multi-tile tables: a file of the other metric is refused, and so are the options that do not apply",
           "[multi][cli]") {
   testing::TempDir dir;
@@ -149,9 +208,12 @@ TEST_CASE("multi-tile tables: a file of the other metric is refused, and so are 
   CHECK(r.rc == kExitData);
   CHECK_THAT(r.err, Catch::Contains("3x3-123456780-multi.tsdb: holds a table of the single-tile metric, not the multi-tile") &&
                         Catch::Contains("tilespace build --board 3x3 --metric multi --force"));
-  // Forged metric bytes in headers whose checksums hold: an unknown metric, and a multi-tile metric
-  // on a two-bit table. Exit 3 each.
+  // Forged metric bytes in headers whose checksums hold: an unknown metric, a multi-tile metric on
+  // a single-tile two-bit table (which then claims the other metric) and on a one-bit table (which
+  // has no multi-tile form). Exit 3 each.
   r = testing::run_cli("build --board 2x3 --bits 2", dir.path);
+  REQUIRE(r.rc == 0);
+  r = testing::run_cli("build --board 2x4 --bits 1", dir.path);
   REQUIRE(r.rc == 0);
   struct Forged {
     const char *file, *query;
@@ -160,7 +222,9 @@ TEST_CASE("multi-tile tables: a file of the other metric is refused, and so are 
   };
   for (const Forged& f : {Forged{"out/3x3-123456780.tsdb", "query '8 6 7 2 5 4 3 0 1'", 7, "unknown metric 7"},
                           Forged{"out/2x3-123450.tsdb", "query --board 2x3 '1 2 3 4 0 5'", 1,
-                                 "a multi-tile metric on a file of kind 3"}}) {
+                                 "holds a table of the multi-tile metric, not the single-tile"},
+                          Forged{"out/2x4-12345670.tsdb", "query --board 2x4 '1 2 3 4 5 6 0 7'", 1,
+                                 "a multi-tile metric on a file of kind 5"}}) {
     std::string bytes = testing::read_file(dir.path / f.file);
     bytes[152] = f.metric;
     testing::reseal_header(bytes, 56);
@@ -176,14 +240,9 @@ TEST_CASE("multi-tile tables: a file of the other metric is refused, and so are 
       {"query --metric multi --board 5x5 --batch pairs.txt", "no exact table of 5x5 can exist"},
       {"stats --metric multi --board 4x4", "no exact table of 4x4 can exist (query and check search each pair"},
       {"random --metric multi --board 4x4 --depth 9", "no exact table of 4x4 can exist"},
-      {"build --metric multi --board 2x5 --bits 1", "multi-tile tables are built by the byte engine"},
-      {"build --metric multi --board 7x2", "--metric: multi: the 7x2 multi-tile table needs the byte engine's"},
-      {"build --metric multi --board 3x4 --max-memory 100M",
-       "the 3x4 multi-tile table needs the byte engine's 380.7 MiB of memory, past the memory limit of 100.0 MiB "
-       "(--max-memory 100M) (at most nine tenths of it); two-bit tables keep no multi-tile distances (build --count-only "
-       "counts its layers)"},
-      {"query --metric multi --board 7x2 '1 2 3 4 5 6 7 8 9 10 11 12 0 13'", "the 7x2 multi-tile table needs the byte engine's"},
-      {"stats --metric multi --board 7x2", "the 7x2 multi-tile table needs the byte engine's"},
+      {"build --metric multi --board 2x5 --bits 1",
+       "--bits: 1 keeps single-tile tables only (one bit cannot hold the multi-tile metric's depth mod 3); --bits 2 "
+       "builds a multi-tile two-bit table"},
       {"build --metric multi --zpdb 4-4", "--metric: does not apply with --zpdb"},
       {"build --metric multi --automaton", "--metric: does not apply with --automaton"},
       {"build --metric many", "--metric"},
@@ -194,6 +253,18 @@ TEST_CASE("multi-tile tables: a file of the other metric is refused, and so are 
     CAPTURE(command, r.err);
     CHECK(r.rc == kExitInput);
     CHECK_THAT(r.err, Catch::Contains(says));
+  }
+  // 2x7 has a multi-tile table, by the two-bit engine and its open bitmap (3 bits a state), which
+  // does not fit 16 GiB; and it is too long to build on the fly for a query.
+  r = testing::run_cli("build --metric multi --board 7x2 --max-memory 16G", dir.path);
+  CHECK(r.rc == kExitResource);
+  CHECK_THAT(r.err, Catch::Contains("the 7x2 multi-tile table with the two-bit engine needs 15.2 GiB"));
+  for (const char* command : {"stats --metric multi --board 7x2", "query --metric multi --board 7x2 '1 2 3 4 5 6 7 8 9 10 11 12 0 13'"}) {
+    r = testing::run_cli(command, dir.path);
+    CAPTURE(command);
+    CHECK(r.rc == kExitData);
+    CHECK_THAT(r.err, Catch::Contains("no distance table for this 7x2 goal") &&
+                          Catch::Contains("tilespace build --board 7x2 --metric multi"));
   }
   // Nothing of the multi-tile metric was built by the refused commands.
   for (const auto& f : std::filesystem::directory_iterator(dir.path / "out")) {

@@ -562,18 +562,19 @@ TEST_CASE("two-bit engine: deferred far targets leave the fields, histogram and 
 }
 
 // ---------------------------------------------------------------------------------------------
-// 3b. The multi-tile metric: Korf's four values, layer sizes and farthest states only.
+// 3b. The multi-tile metric: fields of D mod 3 + 1 and an open bitmap; tables by descent.
 
 namespace {
 
 // The two-bit engine's multi-tile search on `ranker` against the byte engine's: the same layer
-// sizes and farthest states, every reachable field closed (11), with `threads` threads and far
-// targets deferred (region) or not (-1).
+// sizes and farthest states, every field the byte table's depth mod 3 + 1 and the open bitmap
+// empty at the end, with `threads` threads and far targets deferred (region) or not (-1).
 void check_multi_two_bit(const Ranker& ranker, const std::vector<std::uint8_t>& depth, const BfsResult& byte,
                          int threads, int region) {
   INFO("board " << ranker.board().name() << ", goal blank " << ranker.goal_blank() << ", threads " << threads
                 << ", region " << region);
-  FieldArray fields(two_bit_words(ranker));
+  REQUIRE(two_bit_search_words(ranker, Metric::multi) == two_bit_words(ranker) + (two_bit_words(ranker) + 1) / 2);
+  FieldArray fields(two_bit_search_words(ranker, Metric::multi));
   TwoBitOptions o = threads_option(threads);
   o.bfs.metric = Metric::multi;
   o.far_region_log2 = region;
@@ -587,8 +588,12 @@ void check_multi_two_bit(const Ranker& ranker, const std::vector<std::uint8_t>& 
   CHECK(r.farthest == farthest);
   if (region > 0 && ranker.size() >= 360) CHECK(r.deferred_targets > 0);  // 2x2 has 12 states
   std::uint64_t wrong = 0;
-  for (std::uint64_t i = 0; i < depth.size(); ++i) wrong += two_bit_field(fields.span().data(), i) != (depth[i] == 0xFF ? 0u : 3u);
+  for (std::uint64_t i = 0; i < depth.size(); ++i)
+    wrong += two_bit_field(fields.span().data(), i) != (depth[i] == 0xFF ? 0u : depth[i] % 3 + 1u);
   CHECK(wrong == 0);
+  std::uint64_t open = 0;
+  for (std::uint64_t i = two_bit_words(ranker); i < fields.span().size(); ++i) open |= fields.span()[i];
+  CHECK(open == 0);
 }
 
 void check_multi_two_bit(const Board& b, int blank, const std::vector<int>& threads, bool regions) {
@@ -620,13 +625,91 @@ TEST_CASE("two-bit engine, multi-tile metric: the byte engine's layers and farth
   }
 }
 
-TEST_CASE("two-bit engine, multi-tile metric: no table is built from the search, which keeps no distances",
-          "[two-bit][multi]") {
+namespace {
+
+// `b` follows `a` by one multi-tile move: the blank slides k >= 1 cells along a row or column.
+bool multi_tile_move(const State& a, const State& b) {
+  for (int d = 0; d < 4; ++d) {
+    State s = a;
+    for (int to = a.board.step(a.blank, static_cast<Dir>(d)); to >= 0; to = s.board.step(s.blank, static_cast<Dir>(d))) {
+      s = s.moved(to);
+      if (s == b) return true;
+    }
+  }
+  return false;
+}
+
+// A multi-tile two-bit table (and its file) against the byte engine's multi-tile table: the
+// distance of every `step`-th rank by descent, and paths of that length of legal multi-tile moves.
+void check_multi_table(const Board& b, int blank, std::uint64_t step, const std::filesystem::path& dir) {
+  INFO("board " << b.name() << ", goal blank " << blank);
+  BfsOptions bo;
+  bo.metric = Metric::multi;
+  const DistanceTable byte = DistanceTable::build(b, blank, bo);
   TwoBitOptions o;
   o.bfs.metric = Metric::multi;
-  for (const int bits : {1, 2})
-    CHECK_THROWS_WITH(DistanceTable::build_two_bit(Board(3, 3), 8, o, nullptr, nullptr, bits),
-                      "a two-bit table counts single-tile moves only, not the multi-tile metric");
+  const DistanceTable two = DistanceTable::build_two_bit(b, blank, o);
+  CHECK(two.metric() == Metric::multi);
+  CHECK(two.bits() == 2);
+  CHECK(two.histogram() == byte.histogram());
+  const auto path = dir / (b.name() + "-" + std::to_string(blank) + "-multi.tsdb");
+  save_database(path, two.info(), two.payload());
+  CHECK(std::uint8_t(testing::read_file(path).at(152)) == 1);  // the metric (database.hpp)
+  const DistanceTable loaded = DistanceTable::from_database(load_database(path));
+  CHECK(loaded.metric() == Metric::multi);
+  std::uint64_t wrong = 0, checked = 0;
+  for (std::uint64_t r = 0; r < byte.ranker().size(); r += step, ++checked)
+    wrong += two.depth_of_rank(r) != byte.depths()[r] || loaded.depth_of_rank(r) != byte.depths()[r];
+  CHECK(wrong == 0);
+  CHECK(checked > 100);
+  std::mt19937_64 rng(4100 + static_cast<unsigned>(b.cells() * 16 + blank));
+  for (int i = 0; i < 40; ++i) {
+    const State g = random_goal(b, blank, rng);
+    const State s = testing::random_walk(g, 200, rng);
+    const auto d = byte.distance(s, g);
+    REQUIRE(d);
+    CHECK(loaded.distance(s, g) == d);
+    const std::vector<State> path = loaded.descend(s, g);
+    REQUIRE(path.size() == static_cast<std::size_t>(*d) + 1);
+    CHECK(path.front() == s);
+    CHECK(path.back() == g);
+    for (std::size_t k = 1; k < path.size(); ++k) CHECK(multi_tile_move(path[k - 1], path[k]));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("two-bit engine, multi-tile metric: tables by descent equal the byte engine's, saved and loaded",
+          "[two-bit][multi][database]") {
+  TempDir dir;
+  // Every rank of 3x3 (goal blank in a corner and in the centre) and of the small boards; every
+  // 7th of 2x5 and 5x2. Under the sanitizers every 97th.
+  const std::uint64_t thin = testing::kSanitized ? 97 : 1;
+  for (const auto& [b, blank] : std::vector<std::pair<Board, int>>{
+           {Board(3, 3), 8}, {Board(3, 3), 4}, {Board(2, 3), 0}, {Board(4, 2), 5}, {Board(2, 4), 2}}) {
+    check_multi_table(b, blank, thin, dir.path);
+  }
+  check_multi_table(Board(2, 5), 9, 7 * thin, dir.path);
+  check_multi_table(Board(5, 2), 4, 7 * thin, dir.path);
+}
+
+TEST_CASE("two-bit engine, multi-tile metric: no one-bit table, which cannot hold D mod 3", "[two-bit][multi]") {
+  TwoBitOptions o;
+  o.bfs.metric = Metric::multi;
+  CHECK_THROWS_WITH(DistanceTable::build_two_bit(Board(3, 3), 8, o, nullptr, nullptr, 1),
+                    Catch::Matchers::Contains("a one-bit table counts single-tile moves only"));
+  CHECK_THROWS_AS(DistanceTable::choose_engine(Board(3, 3), Engine::one_bit, Metric::multi), InputError);
+  // The automatic choice where the byte engine does not fit: one bit, or two in the multi-tile metric.
+  struct Restore {
+    ~Restore() { set_memory_budget(0); }
+  } restore;
+  set_memory_budget(std::uint64_t{64} << 20, "--max-memory 64M");
+  CHECK(DistanceTable::automatic_engine(Board(3, 4), Metric::single) == Engine::one_bit);
+  CHECK(DistanceTable::automatic_engine(Board(3, 4), Metric::multi) == Engine::two_bit);
+  // The open bitmap: one bit a state more than the fields.
+  const Ranker r(Board(3, 4), 11);
+  CHECK(DistanceTable::build_bytes(Board(3, 4), Engine::two_bit, Metric::multi) ==
+        two_bit_build_bytes(r) + 8 * ((two_bit_words(r) + 1) / 2));
 }
 
 TEST_CASE("two-bit engine, multi-tile metric: the published radii of 3x4 (33) and 6x2 (41)",

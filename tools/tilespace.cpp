@@ -79,8 +79,9 @@ int main(int argc, char** argv) {
   build->add_flag("--force", bf.force, "Rebuild files that exist (a valid file is otherwise kept: 'up to date')");
   build->add_option("--bits", bf.bits,
                     "Bits a state in the table's file: 8 (the byte engine), or 1 or 2 (the two-bit engine, for boards "
-                    "up to 16 cells whose byte table does not fit; distances by descent): 1 keeps floor(depth/2) mod 2, "
-                    "2 the search's fields as they are, twice the file; default: 8 where the byte engine fits, else 1")
+                    "up to 16 cells whose byte table does not fit; distances by descent): 1 keeps floor(depth/2) mod 2 "
+                    "(single-tile only), 2 the search's fields as they are (multi-tile: depth mod 3), twice the file; "
+                    "default: 8 where the byte engine fits, else 1 (multi-tile: 2)")
       ->check(CLI::IsMember({1, 2, 8}));
   auto* every = build->add_option("--checkpoint-every", bf.checkpoint_every,
                                   "Two-bit engine builds (--bits 1 or 2): save a checkpoint between layers at most "
@@ -89,8 +90,8 @@ int main(int argc, char** argv) {
                     ->check(CLI::Range(0.0, 1e9));
   build->add_flag("--resume", bf.resume, "Two-bit engine builds: continue from the checkpoint in the database folder");
   build->add_flag("--count-only", bf.count_only,
-                  "Count the states at each distance with the two-bit engine (2 bits a state) and write no table: the "
-                  "multi-tile metric on boards whose byte table does not fit (2x7), where no table can be kept");
+                  "Count the states at each distance with the two-bit engine and write no table (no file, no "
+                  "checkpoints)");
   build->add_flag("--automaton", bf.automaton,
                   "The move automaton instead of a table: IDA*'s duplicate pruning for every board, "
                   "<db>/moves-d<depth>.fsm");

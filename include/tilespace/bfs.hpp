@@ -53,9 +53,9 @@ struct LayerReport {
 struct BfsOptions {
   int threads = 0;                                  // 0: all cores
   std::function<void(const LayerReport&)> on_layer;  // called after each layer, from the calling thread
-  // How moves are counted (board.hpp). The byte engine (bfs_distances) takes both metrics; the
-  // two-bit engine and the pattern-database builders count single-tile moves and refuse multi
-  // (InputError), as does everything built on them.
+  // How moves are counted (board.hpp). The byte and two-bit engines and the (non-zero-aware)
+  // pattern-database builders take both metrics; the zero-aware builder and one-bit tables count
+  // single-tile moves and refuse multi (InputError).
   Metric metric = Metric::single;
 };
 
@@ -96,14 +96,17 @@ BfsResult bfs_distances(const Ranker& ranker, std::span<std::uint8_t> depth, con
 // the goal (DistanceTable), and one optimal path.
 //
 // The multi-tile metric (BfsOptions::metric): a move of k cells keeps the blank's parity when k is
-// even, so the parity no longer tells the layers apart, and the fields take Korf's four values:
+// even, so the parity no longer tells the layers apart, and a neighbour may be as far as the state
+// itself. The fields keep D mod 3 instead, which tells a neighbour one move closer (D - 1) from an
+// equal one and one further:
 //   00  unseen
-//   01  in the layer being expanded when it is even, else found for the next one
-//   10  the reverse: expanded in odd layers, found in even ones
-//   11  closed (expanded)
-// The layer sizes, radius and farthest states are exact, but a finished search holds no distances
-// (every reachable field is 11): DistanceTable refuses it, and `build --count-only` is how the CLI
-// runs it. Not resumed (no checkpoints), and not in tilespace-mpi.
+//   01, 10, 11  depth D with D mod 3 = 0, 1, 2 (the value D mod 3 + 1)
+// and the search keeps one more bit a state, "open": set when a state is found, cleared when it is
+// expanded (an open bitmap after the fields, open_word_count(two_bit_words) words: bit r % 64 of
+// word r / 64). Layer d is the open states of value d mod 3 + 1; the open states of the next
+// layer have the next value. The fields of a finished search are the table (DistanceTable
+// descends it), and the bitmap, all zero by then, is given back. 3 bits a state while building:
+// 2x7, 16.3 GB. Checkpoints hold the bitmap too. Not in tilespace-mpi.
 //
 // Memory: two_bit_bytes() = ceil(N!/2 / 32) * 8 bytes for the fields (mapped lazily: pages appear
 // on first touch) + two bitmaps of one bit per block of 512 words (16384 states; a layer visits
@@ -129,9 +132,12 @@ inline constexpr std::size_t kFarthestKept = 1000;  // states at the radius a tw
 
 std::uint64_t two_bit_words(const Ranker& ranker);  // ceil(N!/2 / 32)
 std::uint64_t two_bit_bytes(const Ranker& ranker);  // two_bit_words * 8
-// Memory a two-bit search needs: the fields, the block bitmaps and per-thread buffers (without
+// Words a two-bit search of `metric` works in (bfs_two_bit's `search`): the fields, and in the
+// multi-tile metric the open bitmap after them (ceil(two_bit_words / 2) more).
+std::uint64_t two_bit_search_words(const Ranker& ranker, Metric metric = Metric::single);
+// Memory a two-bit search needs: its words, the block bitmaps and per-thread buffers (without
 // deferred far targets, which are off unless TwoBitOptions asks for them).
-std::uint64_t two_bit_build_bytes(const Ranker& ranker);
+std::uint64_t two_bit_build_bytes(const Ranker& ranker, Metric metric = Metric::single);
 
 // The two bits of rank r.
 inline unsigned two_bit_field(const std::uint64_t* words, std::uint64_t r) noexcept {
@@ -169,8 +175,9 @@ struct TwoBitProgress {
 
 struct TwoBitOptions {
   BfsOptions bfs;
-  // Called between two layers, while the fields are consistent (for checkpoints); may be empty.
-  std::function<void(const TwoBitProgress&, std::span<const std::uint64_t> fields)> between_layers;
+  // Called between two layers, while the search's words (fields and, multi-tile, the open bitmap)
+  // are consistent (for checkpoints); may be empty.
+  std::function<void(const TwoBitProgress&, std::span<const std::uint64_t> search)> between_layers;
   // Vertical targets more than a region of 2^far_region_log2 ranks from their source are deferred
   // and applied region by region after each round of blocks (tilespace/engine/two_bit_kernel.hpp, FarTargets):
   // 0 or -1 (the default) never defers: measured slower on 2x7 and 3x4 (src/bfs2.cpp); a positive
@@ -189,9 +196,11 @@ struct TwoBitResult {
   std::uint64_t vertical_targets = 0, deferred_targets = 0;
 };
 
-// Fills `fields` (two_bit_words(ranker) words) with the finished table for the ranker's goal.
-// A new search needs all-zero fields; with `resume`, the fields and progress of a checkpoint.
-TwoBitResult bfs_two_bit(const Ranker& ranker, std::span<std::uint64_t> fields, const TwoBitOptions& options = {},
+// Fills the fields, the first two_bit_words(ranker) of the `search` words
+// (two_bit_search_words(ranker, options.bfs.metric) of them), with the finished table for the
+// ranker's goal. A new search needs all-zero words; with `resume`, the words and progress of a
+// checkpoint.
+TwoBitResult bfs_two_bit(const Ranker& ranker, std::span<std::uint64_t> search, const TwoBitOptions& options = {},
                          const TwoBitProgress* resume = nullptr);
 
 }  // namespace tilespace

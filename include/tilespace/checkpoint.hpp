@@ -16,20 +16,23 @@
 //    32     8  words in the whole table (ceil(N!/2 / 32))
 //    40     8  words in this file (the process's: CheckpointSlice::held)
 //    48     4  the deal: log2 of the words in a unit (CheckpointSlice; 0 when threaded)
-//    52     4  zero
+//    52     1  the metric (0 single-tile, 1 multi-tile: board.hpp Metric)
+//    53     3  zero
 //    56     4  process index p (0 when threaded)
 //    60     4  process count P (1 when threaded)
 //    64     8  XXH3-64 of the file's fields
 //    72     8  XXH3-64 of the header with this field zeroed
 //    80     4  histogram length (= next layer)
 //   256 8*len  histogram (the whole search's layer sizes so far)
-//  4096     -  the fields of the process's words, in their local order (CheckpointSlice)
+//  4096     -  the fields of the process's words, in their local order (CheckpointSlice); in the
+//              multi-tile metric (threaded only) followed by the open bitmap (bfs.hpp)
 // Version 1 held one contiguous range of words a process (40: first word, 48: end word): of those,
 // only the threaded build's (the whole table, the same bytes) is read; an MPI process's is refused.
 // Saved atomically (temporary file, fsync, rename), so a kill at any moment leaves the previous
 // checkpoint or the new one. Loading checks everything above against the build it should continue,
 // and the fields against the progress (open fields only of the next layer, none beyond the last
-// rank; for the whole table as many open and settled fields as the header counts); any mismatch
+// rank; for the whole table as many open and settled fields as the header counts; multi-tile:
+// open bits only on fields of the next layer's value, as many as pending); any mismatch
 // or corruption is a DataError naming the file (exit 3).
 #pragma once
 
@@ -109,18 +112,21 @@ class CheckpointSlice {
   std::uint64_t unit_mask_ = 0;
 };
 
-// Writes the checkpoint of `fields` (the words `slice` holds, slice.held of them) atomically; DataError naming the file if
-// any step fails (the previous checkpoint, if any, stays).
+// Writes the checkpoint of `fields` (the words `slice` holds, slice.held of them; in the multi-tile
+// metric, of the whole table, followed by the open bitmap: two_bit_search_words) atomically;
+// DataError naming the file if any step fails (the previous checkpoint, if any, stays).
 void save_checkpoint(const std::filesystem::path& path, const Ranker& ranker, const TwoBitProgress& progress,
-                     std::span<const std::uint64_t> fields, const CheckpointSlice& slice);
+                     std::span<const std::uint64_t> fields, const CheckpointSlice& slice,
+                     Metric metric = Metric::single);
 
 struct LoadedCheckpoint {
   TwoBitProgress progress;
-  std::shared_ptr<FieldArray> fields;  // the slice's words (slice.held of them)
+  std::shared_ptr<FieldArray> fields;  // the slice's words (slice.held of them; multi-tile: and the open bitmap)
 };
 
-// Reads and validates a checkpoint for the search of `ranker` (and `slice`); DataError naming the
-// file on anything foreign, truncated or corrupt.
-LoadedCheckpoint load_checkpoint(const std::filesystem::path& path, const Ranker& ranker, const CheckpointSlice& slice);
+// Reads and validates a checkpoint for the search of `ranker` (and `slice`) in `metric`; DataError
+// naming the file on anything foreign (another metric too), truncated or corrupt.
+LoadedCheckpoint load_checkpoint(const std::filesystem::path& path, const Ranker& ranker, const CheckpointSlice& slice,
+                                 Metric metric = Metric::single);
 
 }  // namespace tilespace

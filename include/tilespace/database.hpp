@@ -36,7 +36,7 @@
 //                the radius holds more states than that); else 0 (kinds 2 and 6: F = 0)
 //   144     8  kinds 2, 3, 5 and 6: chunk count C = ceil(payload size / chunk size);
 //                kind 4: the number of minimal forbidden strings; else 0
-//   152     1  kind 1: the metric (0 single-tile, 1 multi-tile: board.hpp Metric); else 0
+//   152     1  kinds 1, 2 and 3: the metric (0 single-tile, 1 multi-tile: board.hpp Metric); else 0
 //   153   103  reserved (0)
 //   256 8*len  histogram: entries at each value 0..radius (kind 4: states at each distance from
 //                the start, so it adds up to entries / 4)

@@ -12,6 +12,10 @@
 // bit give, so a settled field's second bit (01 or 10: always the first one negated) is
 // redundant. The descent reads the table only through `field(r)`, the two-bit value of rank r from
 // either representation. All three answer every member alike.
+// Multi-tile tables are byte or two-bit tables; a multi-tile two-bit table's fields are D mod 3 + 1
+// (bfs.hpp), which tell the neighbour one move closer (D - 1) from those as far (D) or one
+// further, so the same descent serves it, over the multi-tile moves. There are no multi-tile
+// one-bit tables: one bit cannot hold D mod 3.
 //
 // Memory model: the depths (or words) are a read-only span owned by `storage` (a vector or the
 // field array after a build, a memory mapping after a load; a loaded two-bit or one-bit table
@@ -63,7 +67,7 @@ class DistanceTable {
   // or a size that does not match.
   DistanceTable(const Ranker& ranker, std::span<const std::uint64_t> words, std::vector<std::uint64_t> histogram,
                 std::vector<std::uint64_t> farthest, std::shared_ptr<const void> storage,
-                std::shared_ptr<const ChunkVerifier> chunks, int bits = 2);
+                std::shared_ptr<const ChunkVerifier> chunks, int bits = 2, Metric metric = Metric::single);
 
   // Runs the BFS for the canonical goal with the blank on `goal_blank`, in options.metric.
   // Throws InputError for a board of more than kMaxCells cells (require_packed), ResourceError if
@@ -76,7 +80,9 @@ class DistanceTable {
   // checkpoint, the fields and progress read from it (moved in). `bits` 2: the table is the
   // fields; 1: they are packed in place into a one-bit table (pack_one_bit, on the options'
   // threads) and the memory of the other half is given back, so the build's peak is the fields'
-  // and the table then holds half of it.
+  // and the table then holds half of it. In options.bfs.metric: a multi-tile search works in the
+  // fields and the open bitmap (two_bit_search_words; a checkpoint's fields hold both), and the
+  // bitmap's memory is given back at the end; a multi-tile one-bit table is an InputError.
   static DistanceTable build_two_bit(const Board& board, int goal_blank, const TwoBitOptions& options,
                                      std::shared_ptr<FieldArray> resume_fields = nullptr,
                                      const TwoBitProgress* resume = nullptr, int bits = 2);
@@ -84,16 +90,20 @@ class DistanceTable {
   // Memory a build with `engine` needs, in bytes: byte engine, N!/2 + bfs_work_bytes; two-bit
   // and one-bit, two_bit_bytes + the block bitmaps + per-thread buffers (the formula in bfs.hpp;
   // packing to one bit takes nothing more). Throws InputError as build does.
-  static std::uint64_t build_bytes(const Board& board, Engine engine = Engine::byte);
-  // The engine a build uses: `requested`, or for automatic the byte engine where it fits in
-  // memory, else one_bit. Throws InputError for a board of more than kMaxCells cells, ResourceError
-  // (naming the bytes needed) if the chosen engine's build would not fit in this machine's memory.
-  static Engine choose_engine(const Board& board, Engine requested = Engine::automatic);
-  // The byte engine's build of `board` fits in memory (the memory budget's nine tenths): the
-  // automatic choice, and the only engine whose tables keep multi-tile distances.
+  // A multi-tile two-bit build adds the open bitmap, one bit a state (bfs.hpp).
+  static std::uint64_t build_bytes(const Board& board, Engine engine = Engine::byte, Metric metric = Metric::single);
+  // The automatic choice: the byte engine where it fits in memory, else one_bit (single-tile) or
+  // two_bit (multi-tile, which has no one-bit tables).
+  static Engine automatic_engine(const Board& board, Metric metric = Metric::single);
+  // The engine a build uses: `requested`, or automatic_engine. Throws InputError for a board of
+  // more than kMaxCells cells or a one-bit multi-tile table, ResourceError (naming the bytes
+  // needed) if the chosen engine's build would not fit in this machine's memory.
+  static Engine choose_engine(const Board& board, Engine requested = Engine::automatic,
+                              Metric metric = Metric::single);
+  // The byte engine's build of `board` fits in memory (the memory budget's nine tenths).
   static bool byte_engine_fits(const Board& board);
   // choose_engine for the automatic choice, for callers that only need to know a table can exist.
-  static void check_fits(const Board& board);
+  static void check_fits(const Board& board, Metric metric = Metric::single);
 
   // What a build with `engine` (automatic: the one choose_engine takes, without its memory check)
   // on `threads` threads (0 or more than the cores: all cores) costs: time, build_bytes of memory,
@@ -115,17 +125,17 @@ class DistanceTable {
   // estimated 52 / 45 ms (process start and the write dominate a board that small).
   // Throws InputError as build does.
   static constexpr double kByteNsPerState = 57.6, kTwoBitNsPerState = 49.1;
-  // A multi-tile build (byte engine) costs about this many times a single-tile one: up to W-1 + H-1
-  // targets a state instead of at most 4; measured 2.1 on 3x4 + 4x3 (bfs_distances, 2 threads:
-  // 29.5 s against 13.9 s, the [multi][big] and [big] tests of test_bfs.cpp).
-  static constexpr double kMultiTileCost = 2.2;
+  // A multi-tile build costs about this many times a single-tile one: up to W-1 + H-1 targets a
+  // state instead of at most 4, over fewer layers. Whole builds on 2 threads (docs/benchmarks.md):
+  // byte engine 3x4 1.03x, 2x6 1.06x, 4x3 0.86x, 6x2 0.67-0.77x; the two-bit count of 2x7 0.79x.
+  static constexpr double kMultiTileCost = 1.1;
   static BuildCost estimate_build(const Board& board, Engine engine = Engine::automatic, int threads = 0,
                                   Metric metric = Metric::single);
 
   const Ranker& ranker() const noexcept { return ranker_; }
   const Board& board() const noexcept { return ranker_.board(); }
   State goal() const { return canonical_goal(board(), ranker_.goal_blank()); }
-  // How its distances count moves: single-tile, or multi-tile (byte tables only).
+  // How its distances count moves: single-tile, or multi-tile (byte and two-bit tables).
   Metric metric() const noexcept { return metric_; }
   // Bits a state: 8 (a byte table), 2 (two-bit) or 1 (one-bit).
   int bits() const noexcept { return bits_; }

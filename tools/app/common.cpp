@@ -77,14 +77,6 @@ void require_table_metric(Metric m, const Board& board) {
     throw option_error("metric", std::string(metric_name(m)) + ": no exact table of " + board.name() +
                                      " can exist, and its multi-tile searches take too long for every pair (solve --metric multi "
                                      "searches one)");
-  // Only the byte engine keeps multi-tile distances (bfs.hpp: the two-bit engine's multi-tile
-  // search keeps layer sizes only).
-  if (!DistanceTable::byte_engine_fits(board))
-    throw option_error("metric", std::string(metric_name(m)) + ": the " + board.name() + " multi-tile table needs the byte engine's " +
-                                     byte_words(DistanceTable::build_bytes(board, Engine::byte)) + " of memory, past " +
-                                     memory_budget_words() +
-                                     " (at most nine tenths of it); two-bit tables keep no multi-tile distances "
-                                     "(build --count-only counts its layers)");
 }
 void require_table_metric(const Common& c, const Board& board) { require_table_metric(metric_option(c), board); }
 

@@ -222,9 +222,7 @@ int build_automaton(const Common& c, const BuildFlags& f) {
 }
 
 // build --count-only: the layer sizes, radius and farthest states of the goal's blank, by the
-// two-bit engine (bfs.hpp), in either metric; nothing is written. The multi-tile metric's two-bit
-// search keeps no distances (Korf's four values), so this is how it reaches boards whose byte
-// table does not fit.
+// two-bit engine (bfs.hpp), in either metric; nothing is written (no file, no checkpoint).
 int build_count(Common& c, const BuildFlags& f, const State& goal) {
   auto not_here = [](const std::string& option, const std::string& why) {
     return option_error(option, "does not apply with --count-only (" + why + ")");
@@ -237,10 +235,10 @@ int build_count(Common& c, const BuildFlags& f, const State& goal) {
   const Board& b = goal.board;
   require_packed(b);
   const Ranker ranker(b, goal.blank);
-  require_memory(two_bit_build_bytes(ranker), "counting the " + b.name() + " layers");
   TwoBitOptions o;
   o.bfs = store_options(c).bfs;
-  FieldArray fields(two_bit_words(ranker));
+  require_memory(two_bit_build_bytes(ranker, o.bfs.metric), "counting the " + b.name() + " layers");
+  FieldArray fields(two_bit_search_words(ranker, o.bfs.metric));
   const TwoBitResult r = bfs_two_bit(ranker, fields.span(), o);
   // The farthest states for the goal as given (the search's are for the canonical goal).
   std::vector<State> far;
@@ -295,13 +293,10 @@ int cmd_build(Common& c, const BuildFlags& f) {
     return build_search(c, f, p.goal);
   require_table_metric(c, b);
   if (search_build) return build_search(c, f, p.goal);
-  const Engine engine = DistanceTable::choose_engine(b, static_cast<Engine>(f.bits));
-  // (Where the byte engine does not fit, require_table_metric has refused the multi-tile metric.)
-  if (engine != Engine::byte && metric_option(c) != Metric::single)
-    throw option_error("metric", std::string(metric_name(metric_option(c))) +
-                                     ": multi-tile tables are built by the byte engine, and the " + b.name() +
-                                     " table was asked with --bits " + std::to_string(f.bits) +
-                                     " (--count-only counts its layers)");
+  if (f.bits == 1 && metric_option(c) != Metric::single)
+    throw option_error("bits", "1 keeps single-tile tables only (one bit cannot hold the multi-tile metric's depth mod "
+                               "3); --bits 2 builds a multi-tile two-bit table");
+  const Engine engine = DistanceTable::choose_engine(b, static_cast<Engine>(f.bits), metric_option(c));
   if (engine == Engine::byte && (f.resume || f.checkpoint_given))
     throw option_error(f.resume ? "resume" : "checkpoint-every",
                        "applies to the two-bit engine (--bits 2 or 1); the " + b.name() +

@@ -135,13 +135,9 @@ const std::vector<std::pair<std::regex, std::string>>& error_forms() {
         {"(\\S+): no exact table of (\\S+) can exist, and its multi-tile searches take too long for every pair "
          "\\(solve --metric multi searches one\\)",
          "$1：$2 棋盘不可能有精确距离表，而它的多块计步搜索太慢，无法逐对回答（solve --metric multi 可搜索单个问题）"},
-        {"(\\S+): the (\\S+) multi-tile table needs the byte engine's (\\S+ \\S+) of memory, past (.*) \\(at most nine tenths "
-         "of it\\); two-bit tables keep no multi-tile distances \\(build --count-only counts its layers\\)",
-         "$1：$2 的多块计步距离表需要字节引擎的 $3 内存，超过了$4（至多其十分之九）；两位表不保存多块计步的距离（build --count-only "
-         "可统计各层的状态数）"},
-        {"(\\S+): multi-tile tables are built by the byte engine, and the (\\S+) table was asked with --bits (\\d+) "
-         "\\(--count-only counts its layers\\)",
-         "$1：多块计步的距离表由字节引擎构建，而 $2 的距离表指定了 --bits $3（--count-only 可统计各层的状态数）"},
+        {"(\\S+): 1 keeps single-tile tables only \\(one bit cannot hold the multi-tile metric's depth mod 3\\); --bits 2 "
+         "builds a multi-tile two-bit table",
+         "$1：1 位表只保存单块计步的距离（一位存不下多块计步深度模 3 的值）；--bits 2 可构建多块计步的两位表"},
         {"zero-aware databases count single-tile moves; --pdb builds multi-tile ones",
          "零感知数据库按单块计步；--pdb 可构建按多块计步的模式数据库"},
         {"(\\S+) counts multi-tile moves: give --metric multi \\(pattern databases of single-tile moves: pdb, zpdb, "
@@ -240,6 +236,7 @@ const std::vector<std::pair<std::regex, std::string>>& error_forms() {
         // Memory.
         {"(.*) needs (\\S+ \\S+)(?: \\((\\d+) bytes\\))? of memory, past (.*) \\(at most nine tenths of it\\)",
          "$1需要 $2 内存，超过了$4（至多其十分之九）"},
+        {"the (\\S+) multi-tile table with the (one-bit|two-bit|byte) engine", "$1 多块计步距离表（$2引擎）"},
         {"the (\\S+) table with the (one-bit|two-bit|byte) engine", "$1 表（$2引擎）"},
         {"this machine's (\\S+ \\S+) of memory", "本机的 $1 内存"},
         {"the (\\S+) table", "$1 表"},

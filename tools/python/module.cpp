@@ -101,7 +101,7 @@ Problem problem(const std::optional<std::string>& start, const std::optional<std
 // Python threads run meanwhile.
 const GoalTable& table_for(Session& s, const State& goal, Metric metric = Metric::single) {
   require_packed(goal.board);
-  DistanceTable::check_fits(goal.board);
+  DistanceTable::check_fits(goal.board, metric);
   py::gil_scoped_release nogil;
   const std::lock_guard lock(s.mu);
   return s.sources.tables(metric).goal(goal.board, goal.blank);

@@ -60,7 +60,7 @@ const GoalTable& Service::need_table(const State& goal, Metric m) {
   if (const GoalTable* t = table(goal.board, goal.blank, m)) return *t;
   if (is_packed(goal.board)) {
     try {
-      DistanceTable::check_fits(goal.board);
+      DistanceTable::check_fits(goal.board, m);
     } catch (const ResourceError& e) {  // e.g. 4x4: no table can exist on this machine
       throw HttpError(404, "board", "no distance table for " + goal.board.name() + ": " + e.what() +
                                         " (/api/solve searches it instead)");

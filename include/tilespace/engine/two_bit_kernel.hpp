@@ -37,13 +37,37 @@ inline std::uint64_t mark_word_count(std::uint64_t words) { return (block_count(
 inline std::uint64_t open_fields(std::uint64_t x) noexcept { return x & (x >> 1) & kLowBits; }
 inline std::uint64_t unseen_fields(std::uint64_t x) noexcept { return ~(x | (x >> 1)) & kLowBits; }
 
-// The multi-tile metric's fields (bfs.hpp): Korf's four values. The layer being expanded and the
-// layer being found take 01 and 10 by turns (01 expanded in even layers), 11 is closed.
-inline unsigned multi_open_value(int layer) noexcept { return (layer & 1) ? 2u : 1u; }
-// Low bit of every field equal to v (1 or 2).
+// The multi-tile metric's fields (bfs.hpp): depth mod 3 plus one (01, 10, 11; 00 unseen), and
+// one "open" bit a state, set while it is in the layer being expanded or found for the next one.
+inline unsigned multi_value(int layer) noexcept { return static_cast<unsigned>(layer % 3) + 1u; }
+// Low bit of every field equal to v (1, 2 or 3).
 inline std::uint64_t fields_equal(std::uint64_t x, unsigned v) noexcept {
-  return (v == 1 ? x & ~(x >> 1) : (x >> 1) & ~x) & kLowBits;
+  const std::uint64_t lo = v & 1u ? x : ~x, hi = v & 2u ? x >> 1 : ~(x >> 1);
+  return lo & hi & kLowBits;
 }
+// The field bits of value v (1, 2 or 3) at the low bits `f`.
+inline std::uint64_t fields_of(std::uint64_t f, unsigned v) noexcept { return (v & 1u ? f : 0) | (v & 2u ? f << 1 : 0); }
+// The open bitmap (bfs.hpp) of the multi-tile metric: bit r % 64 of word r / 64, so field word i
+// has its 32 bits in half i % 2 of bitmap word i / 2. spread(): bit k to bit 2k (a field's low
+// bit); gather() the reverse.
+inline std::uint64_t spread_bits(std::uint64_t x) noexcept {
+  x &= 0xFFFF'FFFFu;
+  x = (x | (x << 16)) & 0x0000'FFFF'0000'FFFFu;
+  x = (x | (x << 8)) & 0x00FF'00FF'00FF'00FFu;
+  x = (x | (x << 4)) & 0x0F0F'0F0F'0F0F'0F0Fu;
+  x = (x | (x << 2)) & 0x3333'3333'3333'3333u;
+  return (x | (x << 1)) & kLowBits;
+}
+inline std::uint64_t gather_bits(std::uint64_t x) noexcept {
+  x &= kLowBits;
+  x = (x | (x >> 1)) & 0x3333'3333'3333'3333u;
+  x = (x | (x >> 2)) & 0x0F0F'0F0F'0F0F'0F0Fu;
+  x = (x | (x >> 4)) & 0x00FF'00FF'00FF'00FFu;
+  x = (x | (x >> 8)) & 0x0000'FFFF'0000'FFFFu;
+  return (x | (x >> 16)) & 0xFFFF'FFFFu;
+}
+// Words of the open bitmap for `words` field words.
+inline std::uint64_t open_word_count(std::uint64_t words) noexcept { return (words + 1) / 2; }
 
 // Per word, what depends on the blank cell of its first rank (o = 32 * word mod N): which fields
 // have an odd-parity blank, which can move left / right (by k cells: left_by[k], right_by[k], the
@@ -222,7 +246,8 @@ struct ContiguousWords {
 // another (one unit of the layout). `local` points at its fields, placed as `layout` says. W: the
 // board width, fixed at compile time. Shared: several threads update the fields (relaxed atomics);
 // else plain loads and stores. Remote: called with every target rank whose word is not mine.
-// Multi: the multi-tile metric, with its fields (multi_open_value; the threaded engine only).
+// Multi: the multi-tile metric, with its fields and open bitmap (multi_value, set_open; the
+// threaded engine only).
 template <int W, bool Shared, class Remote, class Layout = ContiguousWords, bool Multi = false>
 class TwoBitExpander {
  public:
@@ -233,6 +258,8 @@ class TwoBitExpander {
 
   // Marks the blocks (of the local words) that get fields opened, for the next layer; none if unset.
   void set_marks(std::uint64_t* next_marks) noexcept { next_marks_ = next_marks; }
+  // Multi: the open bitmap (open_word_count of the local words; bfs.hpp).
+  void set_open(std::uint64_t* open) noexcept { open_ = open; }
   // Defers far vertical targets to `far` (applied by the caller after the round); none if unset.
   void set_far(FarTargets* far) noexcept { far_ = far; }
 
@@ -248,13 +275,19 @@ class TwoBitExpander {
     const std::uint64_t to_local = layout_.local(begin) - begin;  // global word i is local word i + to_local
     for (std::uint64_t i = begin; i < end; ++i, g0 += T_.group_step[o], o = T_.next_o[o]) {
       std::uint64_t& word = local_[i + to_local];
-      const std::uint64_t x = load(word);
-      std::uint64_t f;
+      std::uint64_t x, f;
       if constexpr (Multi) {
-        f = fields_equal(x, multi_open_value(layer_));
+        // The open states of this layer's value (those of the next layer's are open too); the
+        // field keeps its value, the open bit is cleared.
+        const std::uint64_t li = i + to_local, shift = 32 * (li & 1);
+        const std::uint64_t open = (load(open_[li >> 1]) >> shift) & 0xFFFF'FFFFu;
+        if (!open) continue;
+        x = load(word);
+        f = fields_equal(x, multi_value(layer_)) & spread_bits(open);
         if (!f) continue;
-        or_word(word, f | (f << 1));  // closed
+        and_word(open_[li >> 1], ~(gather_bits(f) << shift));
       } else {
+        x = load(word);
         const std::uint64_t open = open_fields(x);
         if (!open) continue;
         f = open & (odd_layer ? T_.odd[o] : ~T_.odd[o]);
@@ -355,7 +388,7 @@ class TwoBitExpander {
       }
     }
     std::uint64_t bits = h | (h << 1);
-    if constexpr (Multi) bits = multi_open_value(layer_ + 1) == 1 ? h : h << 1;
+    if constexpr (Multi) bits = fields_of(h, multi_value(layer_ + 1));
     std::uint64_t old;
     if constexpr (Shared) {
       old = std::atomic_ref<std::uint64_t>(w).fetch_or(bits, std::memory_order_relaxed);
@@ -363,7 +396,12 @@ class TwoBitExpander {
       old = w;
       w = old | bits;
     }
-    tally.found += static_cast<std::uint64_t>(std::popcount(h & unseen_fields(old)));
+    const std::uint64_t opened = h & unseen_fields(old);
+    tally.found += static_cast<std::uint64_t>(std::popcount(opened));
+    // Multi: the states this call opened join the open bitmap (the fields alone cannot tell them
+    // from those three layers nearer the goal).
+    if constexpr (Multi)
+      if (opened) or_word(open_[i >> 1], gather_bits(opened) << (32 * (i & 1)));
   }
   bool mine(std::uint64_t t) const noexcept { return layout_.mine(t >> 5); }
   void target(std::uint64_t t, TwoBitTally& tally) {
@@ -391,6 +429,7 @@ class TwoBitExpander {
   bool collect_;
   Remote& remote_;
   std::uint64_t* next_marks_ = nullptr;
+  std::uint64_t* open_ = nullptr;
   FarTargets* far_ = nullptr;
   GroupCursor cursor_;
   std::uint64_t cursor_g_ = ~std::uint64_t{0};
