@@ -168,6 +168,8 @@ void save_checkpoint(const std::filesystem::path& path, const Ranker& ranker, co
 LoadedCheckpoint load_checkpoint(const std::filesystem::path& path, const Ranker& ranker, const CheckpointSlice& slice,
                                  Metric metric) {
   const std::string name = path.string();
+  if (metric != Metric::single && slice.processes() != 1)
+    throw std::invalid_argument("load_checkpoint: a multi-tile search of several processes");
   auto bad = [&](const std::string& what) { return DataError(name + ": " + what); };
   const int fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw bad("cannot open: " + sys_error());

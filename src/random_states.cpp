@@ -74,9 +74,11 @@ RandomStates::RandomStates(const State& goal, const RandomOptions& options, cons
   const Ranker& ranker = table->table().ranker();
   const Labelling lab = table->labelling(goal);
 
-  // Every state at depth d has its blank on a cell of parity d mod 2: draw only those ranks.
+  // Every state at single-tile depth d has its blank on a cell of parity d mod 2: draw only those
+  // ranks. A multi-tile move of two cells keeps the parity: every cell.
+  const bool multi = table->table().metric() == Metric::multi;
   for (int c = 0; c < goal.cells(); ++c)
-    if (blank_parity(ranker, c) == static_cast<unsigned>(d & 1)) cells_.push_back(c);
+    if (multi || blank_parity(ranker, c) == static_cast<unsigned>(d & 1)) cells_.push_back(c);
   const std::uint64_t candidates = ranker.groups() * cells_.size();
   if (hist[d] * kMaxExpectedTries >= candidates) return;  // rejection sampling
 

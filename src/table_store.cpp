@@ -180,7 +180,7 @@ const DistanceTable& TableStore::build(const Board& board, int goal_blank) {
   TwoBitOptions o;
   o.bfs = options_.bfs;
   // At most every checkpoint_every seconds, and at most a tenth of the time spent saving: the next
-  // checkpoint waits at least ten times as long as the last one took (2x7: 10.9 GB a checkpoint).
+  // checkpoint waits at least ten times as long as the last one took (2x7: 10.9 GB a checkpoint, 16.3 GB multi-tile).
   auto last = std::chrono::steady_clock::now();
   double wait = options_.checkpoint_every;
   if (options_.checkpoint_every > 0) {

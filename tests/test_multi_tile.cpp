@@ -444,6 +444,20 @@ TEST_CASE("multi-tile answers from the command line: solve, solve --batch, check
   const auto drawn = output_lines(r.out);
   REQUIRE(drawn.size() == 5);
   for (const std::string& line : drawn) CHECK(naive.at(parse_state(line).packed()) == 19);
+  // A common depth (drawn by rejection): states with the blank on cells of both parities, as a
+  // multi-tile move of two cells keeps the parity (a sampler drawing single-tile parities only
+  // never returned half of them).
+  r = testing::run_cli("random --metric multi --depth 14 --count 300 --seed 4", dir.path);
+  REQUIRE(r.rc == 0);
+  int parities[2] = {0, 0};
+  for (const std::string& line : output_lines(r.out)) {
+    const State s = parse_state(line);
+    CHECK(naive.at(s.packed()) == 14);
+    ++parities[(s.blank / 3 + s.blank % 3) & 1];
+  }
+  CHECK(parities[0] + parities[1] == 300);
+  CHECK(parities[0] > 30);
+  CHECK(parities[1] > 30);
 
   // compare and verify count multi-tile moves.
   r = testing::run_cli("compare '" + hardest + "' --metric multi --algorithms idastar,astar,bfs --json", dir.path);

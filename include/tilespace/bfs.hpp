@@ -112,7 +112,8 @@ BfsResult bfs_distances(const Ranker& ranker, std::span<std::uint8_t> depth, con
 // on first touch) + two bitmaps of one bit per block of 512 words (16384 states; a layer visits
 // only the blocks marked for its parity): 2 * ceil(words / 512 / 64) * 8 bytes + per thread a
 // 32-entry prefetch ring and a group cursor (under 1 KiB) + in the last layers at most
-// kFarthestKept ranks (8 KB). 2x7: 10,897,286,400 + 2 * 332,560 bytes.
+// kFarthestKept ranks (8 KB). 2x7: 10,897,286,400 + 2 * 332,560 bytes. The multi-tile metric adds
+// the open bitmap, ceil(words / 2) * 8 bytes (2x7: 5,448,643,200 more, 16.3 GB in all).
 //
 // Far targets: a vertical move whose target lies more than 2^21 ranks from its source is a cache
 // and TLB miss (on 2x7, 0.57 of the 1.0 vertical moves a state: `tilespace_scale_estimate 7x2`). The

@@ -14,9 +14,10 @@
 //    20     4  next layer (the layer to expand next)
 //    24     8  pending (states found for the next layer, in this slice's whole search)
 //    32     8  words in the whole table (ceil(N!/2 / 32))
-//    40     8  words in this file (the process's: CheckpointSlice::held)
+//    40     8  words in this file (the process's: CheckpointSlice::held; multi-tile: and the open bitmap's)
 //    48     4  the deal: log2 of the words in a unit (CheckpointSlice; 0 when threaded)
-//    52     1  the metric (0 single-tile, 1 multi-tile: board.hpp Metric)
+//    52     1  the metric (0 single-tile, 1 multi-tile: board.hpp Metric; zero in checkpoints written
+//              before it was stored, which were all single-tile)
 //    53     3  zero
 //    56     4  process index p (0 when threaded)
 //    60     4  process count P (1 when threaded)

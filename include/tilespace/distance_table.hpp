@@ -187,7 +187,8 @@ class DistanceTable {
   void verify_all(int threads = 0) const;
 
  private:
-  // Two-bit and one-bit: the field of rank r (01 or 10 when settled, bfs.hpp), its chunk verified:
+  // Two-bit and one-bit: the field of rank r (01 or 10 when settled, bfs.hpp; multi-tile 01, 10 or
+  // 11), its chunk verified:
   // the only read of the table the descent makes.
   unsigned field(std::uint64_t r) const {
     if (bits_ == 1) {
