@@ -238,8 +238,8 @@ TEST_CASE("multi-tile tables: a file of the other metric is refused, and so are 
   const std::pair<std::string, const char*> refused[] = {
       {"build --metric multi --board 5x5", "--metric: multi: no exact table of 5x5 can exist"},
       {"query --metric multi --board 5x5 --batch pairs.txt", "no exact table of 5x5 can exist"},
-      {"stats --metric multi --board 4x4", "no exact table of 4x4 can exist (query and check search each pair"},
-      {"random --metric multi --board 4x4 --depth 9", "no exact table of 4x4 can exist"},
+      {"stats --metric multi --board 4x4", "no exact table of 4x4 can exist (query, check and random --depth search each pair"},
+      {"random --metric multi --board 5x5 --depth 9", "no exact table of 5x5 can exist"},
       {"build --metric multi --board 2x5 --bits 1",
        "--bits: 1 keeps single-tile tables only (one bit cannot hold the multi-tile metric's depth mod 3); --bits 2 "
        "builds a multi-tile two-bit table"},
@@ -503,7 +503,7 @@ TEST_CASE("multi-tile answers from the command line: solve, solve --batch, check
       {"solve '" + hardest + "' --metric triple", "--metric"},
       {"check answers.txt --metric multi --board 5x5", "--metric"},  // (4x4: searched with mpdb)
       {"random --metric multi", "--metric"},
-      {"random --metric multi --depth 10 --board 4x4", "--metric"},
+      {"random --metric multi --depth 10 --board 5x5", "--metric"},  // (4x4: multi-tile walks)
       {"verify --metric multi --algorithms idastar:manhattan", "--algorithms"},
   };
   for (const auto& [args, option] : refused) {
@@ -614,4 +614,22 @@ TEST_CASE("the 15-puzzle in the multi-tile metric: query, query --batch and chec
   CHECK(verdicts[0]["verdict"] == "ok");
   CHECK(verdicts[0]["optimal"] == qa);
   CHECK(verdicts[1]["verdict"] == "wrong-length");
+  // random --depth: walks of multi-tile moves proven that far by the same searches; the depth
+  // answered again by query --batch. Past the deepest sampled depth, exit 2 naming it.
+  r = testing::run_cli("random --json " + goal + " --depth 20 --count 6 --seed 7", dir.path);
+  REQUIRE(r.rc == 0);
+  std::string drawn;
+  for (const std::string& line : output_lines(r.out)) {
+    const json s = json::parse(line);
+    CHECK(s["length"] == 20);
+    std::string text;
+    for (const auto& t : s["state"]) text += std::to_string(t.get<int>()) + " ";
+    drawn += text + "\n";
+  }
+  r = testing::run_cli("query " + goal + " --batch -", dir.path, drawn);
+  REQUIRE(r.rc == 0);
+  CHECK(r.out == "20\n20\n20\n20\n20\n20\n");
+  r = testing::run_cli("random " + goal + " --depth 31", dir.path);
+  CHECK(r.rc == kExitInput);
+  CHECK_THAT(r.err, Catch::Contains("--depth: at most 30 on 4x4 in the multi-tile metric"));
 }

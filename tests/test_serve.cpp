@@ -917,7 +917,7 @@ TEST_CASE("serve: metric=multi on query, POST /api/query, stats and solve, and r
   // Bad metrics: 400 naming the parameter.
   for (const std::string url : {"/api/query?metric=triple&start=1+2+3+4+5+6+7+0+8", "/api/stats?metric=multi&board=4x4",
                                 "/api/solve?metric=multi&algorithm=aidastar&start=8+6+7+2+5+4+3+0+1",
-                                "/api/random?metric=multi&board=4x4&depth=10", "/api/random?metric=two"}) {
+                                "/api/random?metric=multi&board=5x5&depth=10", "/api/random?metric=two"}) {
     r = get(cli, url);
     INFO(url << " " << r.body.dump());
     CHECK(r.status == 400);

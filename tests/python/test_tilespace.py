@@ -1102,7 +1102,11 @@ def test_multi_tile_metric_everywhere(tmp_path):
     assert tilespace.distance(one_move, db=db) == 3
     assert list(tilespace.distances([one_move, "1 2 3 4 5 6 7 8 0 10 11 12 9 13 14 15"], board="4x4", db=db,
                                     metric="multi")) == [1, 2]
-    with pytest.raises(ValueError, match="^metric: multi: no exact table of 4x4 can exist \\(query and check search"):
+    # random_states at a multi-tile depth: walks of multi-tile moves proven that far by the search.
+    walks = tilespace.random_states(3, board="4x4", depth=14, seed=5, db=db, metric="multi")
+    assert walks.shape == (3, 16)
+    assert list(tilespace.distances(walks, board="4x4", db=db, metric="multi")) == [14] * 3
+    with pytest.raises(ValueError, match="^metric: multi: no exact table of 4x4 can exist \\(query, check and random --depth search"):
         tilespace.stats(board="4x4", db=db, metric="multi")
     with pytest.raises(ValueError, match="^metric: applies with depth"):
         tilespace.random_states(2, board="3x3", db=db, metric="multi")

@@ -72,7 +72,7 @@ void require_table_metric(Metric m, const Board& board) {
   if (m == Metric::single) return;
   if (multi_answers_searched(board))
     throw option_error("metric", std::string(metric_name(m)) + ": no exact table of " + board.name() +
-                                     " can exist (query and check search each pair with multi-tile pattern databases)");
+                                     " can exist (query, check and random --depth search each pair with multi-tile pattern databases)");
   if (!table_can_exist(board))
     throw option_error("metric", std::string(metric_name(m)) + ": no exact table of " + board.name() +
                                      " can exist, and its multi-tile searches take too long for every pair (solve --metric multi "

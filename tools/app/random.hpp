@@ -22,16 +22,17 @@ class RandomSampler {
  public:
   // Walks tried for one state before giving up (a ResourceError naming the depth).
   static constexpr std::uint64_t kMaxWalks = 2000;
-  // The deepest depth sampled by walks on `board` (0 when its states come from a table): where
-  // at least one walk in a few hundred ends that far, measured (docs/usage.md, random).
-  static int max_walk_depth(const Board& board);
+  // The deepest depth sampled by walks on `board` in `metric` (0 when its states come from a
+  // table): where at least one walk in a few hundred ends that far, measured (docs/usage.md, random).
+  static int max_walk_depth(const Board& board, Metric metric = Metric::single);
 
   // `table`: the goal's table where one can exist and a depth is asked for (as RandomStates);
   // not needed on 4x4 and 5x5 (needs_table false), whose depths are sampled by walks and checked
   // by searches through `sources`. Throws option_error("depth", ...) beyond max_walk_depth,
-  // naming it, and when a depth needs a table and none is given.
+  // naming it, and when a depth needs a table and none is given. `metric`: how the depth counts
+  // moves (the table's; walks of multi-tile moves, proven by multi-tile searches).
   RandomSampler(SearchSources& sources, int threads, const State& goal, const RandomOptions& options,
-                const GoalTable* table);
+                const GoalTable* table, Metric metric = Metric::single);
   State next();
   // Whether a depth on the goal's board is drawn from its table (else: walks, or none at all).
   static bool needs_table(const Board& board) { return !Oracle::searches(board); }
@@ -42,6 +43,7 @@ class RandomSampler {
   std::mt19937_64 rng_;
   State goal_;
   int depth_ = 0;
+  Metric metric_ = Metric::single;
 };
 
 }  // namespace tilespace::app

@@ -108,12 +108,12 @@ int cmd_random(Common& c, const RandomFlags& f) {
   const RandomOptions o = parse_random_options(f.seed, f.depth);
   if (metric_option(c) != Metric::single) {
     if (!o.depth) throw option_error("metric", "applies with --depth (the reachable states are the same in both metrics)");
-    require_table_metric(c, p.goal.board);
+    require_answer_metric(c, p.goal.board);  // 4x4: multi-tile walks, proven by multi-tile searches
   }
   app::SearchSources sources(c);
   const GoalTable* table = nullptr;
   if (o.depth && app::RandomSampler::needs_table(p.goal.board)) table = &sources.tables().goal(p.goal.board, p.goal.blank);
-  app::RandomSampler states(sources, c.threads, p.goal, o, table);
+  app::RandomSampler states(sources, c.threads, p.goal, o, table, metric_option(c));
   std::string out;
   for (std::uint64_t i = 0; i < count; ++i) {
     const State s = states.next();

@@ -130,8 +130,9 @@ const std::vector<std::pair<std::regex, std::string>>& error_forms() {
         {"pattern databases are for one goal: give --goal", "模式数据库只对应一个目标：请给出 --goal"},
         {"build one kind at a time", "请一次只构建一种"},
         {"the build runs on one thread", "构建只用一个线程"},
-        {"(\\S+): no exact table of (\\S+) can exist \\(query and check search each pair with multi-tile pattern databases\\)",
-         "$1：$2 棋盘不可能有精确距离表（query 和 check 用多块计步模式数据库逐对搜索）"},
+        {"(\\S+): no exact table of (\\S+) can exist \\(query, check and random --depth search each pair with multi-tile "
+         "pattern databases\\)",
+         "$1：$2 棋盘不可能有精确距离表（query、check 和 random --depth 用多块计步模式数据库逐对搜索）"},
         {"(\\S+): no exact table of (\\S+) can exist, and its multi-tile searches take too long for every pair "
          "\\(solve --metric multi searches one\\)",
          "$1：$2 棋盘不可能有精确距离表，而它的多块计步搜索太慢，无法逐对回答（solve --metric multi 可搜索单个问题）"},

@@ -419,7 +419,7 @@ py::array_t<std::uint8_t> random_states(const std::string& n_text, const std::op
   const Metric metric = metric_arg(metric_text);
   if (metric != Metric::single) {
     if (!o.depth) throw option_error("metric", "applies with depth (the reachable states are the same in both metrics)");
-    app::require_table_metric(metric, p.goal.board);
+    app::require_answer_metric(metric, p.goal.board);  // 4x4: multi-tile walks, proven by multi-tile searches
   }
   Session& s = session(db);
   const GoalTable* t = nullptr;
@@ -429,7 +429,7 @@ py::array_t<std::uint8_t> random_states(const std::string& n_text, const std::op
   std::uint8_t* w = out.mutable_data();
   py::gil_scoped_release nogil;
   const std::lock_guard lock(s.mu);
-  app::RandomSampler states(s.sources, s.common.threads, p.goal, o, t);
+  app::RandomSampler states(s.sources, s.common.threads, p.goal, o, t, metric);
   for (std::uint64_t i = 0; i < n; ++i) {
     const State st = states.next();
     std::copy_n(st.tiles.begin(), cells, w + i * static_cast<std::uint64_t>(cells));

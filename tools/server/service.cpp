@@ -296,8 +296,8 @@ json Service::random(const HttpRequest& req) {
   const Params p(req, {"goal", "board", "depth", "seed", "metric"});
   const Problem pr = parse_pair(p, false);
   // The metric of the depth and of the length answered; the states drawn without a depth are
-  // uniform in either.
-  const Metric m = metric_param(p, pr.goal.board);
+  // uniform in either (4x4: multi-tile walks, proven by multi-tile searches).
+  const Metric m = metric_param(p, pr.goal.board, true);
   // The same generator as `tilespace random` (random_states.hpp).
   const GoalTable* t = nullptr;
   try {
@@ -313,7 +313,7 @@ json Service::random(const HttpRequest& req) {
     if (walks) slot.emplace(take_slot());
     State s;
     try {
-      s = app::RandomSampler(sources_, common_.threads, pr.goal, o, t).next();
+      s = app::RandomSampler(sources_, common_.threads, pr.goal, o, t, m).next();
     } catch (const DataError& e) {  // pattern databases that take long to build: `tilespace build` first
       throw HttpError(404, "depth", e.what());
     }
