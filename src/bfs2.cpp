@@ -124,7 +124,7 @@ TwoBitResult bfs_two_bit(const Ranker& ranker, std::span<std::uint64_t> search, 
           std::uint64_t m[2] = {0, 0};
           if (multi) {  // the blocks with open bits, all of the next layer
             for (std::uint64_t i = 0; i < n; ++i)
-              if ((open[(first + i) >> 1] >> (32 * ((first + i) & 1))) & 0xFFFF'FFFFu)
+              if (detail::open_half(open[(first + i) >> 1], first + i))
                 m[p.next_layer & 1] |= std::uint64_t{1} << (i >> detail::kBlockLog2);
           } else {
             detail::mark_open_blocks(T, fields.data() + first, first, n, &m[0], &m[1]);

@@ -83,7 +83,7 @@ void check_multi_fields(std::span<const std::uint64_t> search, const Ranker& ran
     const std::uint64_t w = fields[i], rank0 = 32 * i;
     if (rank0 + 32 > states && (w & (~std::uint64_t{0} << (2 * (states - rank0)))))
       throw bad("fields beyond the table's last state are set: the checkpoint is inconsistent");
-    const std::uint64_t o = detail::spread_bits(open[i >> 1] >> (32 * (i & 1)));
+    const std::uint64_t o = detail::spread_bits(detail::open_half(open[i >> 1], i));
     if (o & ~detail::fields_equal(w, value))
       throw bad("open states outside layer " + std::to_string(progress.next_layer) + ": the checkpoint is inconsistent");
     opened += static_cast<std::uint64_t>(std::popcount(o));

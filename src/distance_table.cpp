@@ -118,8 +118,8 @@ Engine DistanceTable::choose_engine(const Board& board, Engine requested, Metric
   require_packed(board);
   if (requested == Engine::automatic) requested = automatic_engine(board, metric);
   if (requested == Engine::one_bit && metric != Metric::single)
-    throw InputError("a one-bit table counts single-tile moves only (it keeps floor(D/2) mod 2, and a multi-tile "
-                     "descent needs D mod 3): build the multi-tile table with 2 or 8 bits a state");
+    throw option_error("bits", "1 keeps single-tile tables only (one bit cannot hold the multi-tile metric's depth mod "
+                               "3); --bits 2 builds a multi-tile two-bit table");
   require_memory(build_bytes(board, requested, metric),
                  "the " + board.name() + (metric == Metric::multi ? " multi-tile" : "") + " table with the " +
                      (requested == Engine::byte ? "byte" : "two-bit") + " engine");

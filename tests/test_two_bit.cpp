@@ -697,7 +697,7 @@ TEST_CASE("two-bit engine, multi-tile metric: no one-bit table, which cannot hol
   TwoBitOptions o;
   o.bfs.metric = Metric::multi;
   CHECK_THROWS_WITH(DistanceTable::build_two_bit(Board(3, 3), 8, o, nullptr, nullptr, 1),
-                    Catch::Matchers::Contains("a one-bit table counts single-tile moves only"));
+                    Catch::Matchers::Contains("--bits: 1 keeps single-tile tables only"));
   CHECK_THROWS_AS(DistanceTable::choose_engine(Board(3, 3), Engine::one_bit, Metric::multi), InputError);
   // The automatic choice where the byte engine does not fit: one bit, or two in the multi-tile metric.
   struct Restore {

@@ -127,7 +127,8 @@ class DistanceTable {
   static constexpr double kByteNsPerState = 57.6, kTwoBitNsPerState = 49.1;
   // A multi-tile build costs about this many times a single-tile one: up to W-1 + H-1 targets a
   // state instead of at most 4, over fewer layers. Whole builds on 2 threads (docs/benchmarks.md):
-  // byte engine 3x4 1.03x, 2x6 1.06x, 4x3 0.86x, 6x2 0.67-0.77x; the two-bit count of 2x7 0.79x.
+  // byte engine 3x4 1.03x, 2x6 1.06x, 4x3 0.86x, 6x2 0.67-0.77x; two-bit tables 3x4 1.25x, 2x6
+  // 1.39x, 2x7 0.84x.
   static constexpr double kMultiTileCost = 1.1;
   static BuildCost estimate_build(const Board& board, Engine engine = Engine::automatic, int threads = 0,
                                   Metric metric = Metric::single);

@@ -293,9 +293,6 @@ int cmd_build(Common& c, const BuildFlags& f) {
     return build_search(c, f, p.goal);
   require_table_metric(c, b);
   if (search_build) return build_search(c, f, p.goal);
-  if (f.bits == 1 && metric_option(c) != Metric::single)
-    throw option_error("bits", "1 keeps single-tile tables only (one bit cannot hold the multi-tile metric's depth mod "
-                               "3); --bits 2 builds a multi-tile two-bit table");
   const Engine engine = DistanceTable::choose_engine(b, static_cast<Engine>(f.bits), metric_option(c));
   if (engine == Engine::byte && (f.resume || f.checkpoint_given))
     throw option_error(f.resume ? "resume" : "checkpoint-every",

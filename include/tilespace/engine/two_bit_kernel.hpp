@@ -66,6 +66,10 @@ inline std::uint64_t gather_bits(std::uint64_t x) noexcept {
   x = (x | (x >> 8)) & 0x0000'FFFF'0000'FFFFu;
   return (x | (x >> 16)) & 0xFFFF'FFFFu;
 }
+// The open bits of field word i (low 32 bits) from its bitmap word, open[i / 2].
+inline std::uint64_t open_half(std::uint64_t bitmap_word, std::uint64_t i) noexcept {
+  return (bitmap_word >> (32 * (i & 1))) & 0xFFFF'FFFFu;
+}
 // Words of the open bitmap for `words` field words.
 inline std::uint64_t open_word_count(std::uint64_t words) noexcept { return (words + 1) / 2; }
 
@@ -279,13 +283,13 @@ class TwoBitExpander {
       if constexpr (Multi) {
         // The open states of this layer's value (those of the next layer's are open too); the
         // field keeps its value, the open bit is cleared.
-        const std::uint64_t li = i + to_local, shift = 32 * (li & 1);
-        const std::uint64_t open = (load(open_[li >> 1]) >> shift) & 0xFFFF'FFFFu;
+        const std::uint64_t li = i + to_local;
+        const std::uint64_t open = open_half(load(open_[li >> 1]), li);
         if (!open) continue;
         x = load(word);
         f = fields_equal(x, multi_value(layer_)) & spread_bits(open);
         if (!f) continue;
-        and_word(open_[li >> 1], ~(gather_bits(f) << shift));
+        and_word(open_[li >> 1], ~(gather_bits(f) << (32 * (li & 1))));
       } else {
         x = load(word);
         const std::uint64_t open = open_fields(x);
