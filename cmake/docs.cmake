@@ -18,7 +18,6 @@ add_custom_command(OUTPUT ${TILESPACE_COMPLETION}
   COMMENT "Generating the bash completion script share/bash-completion/completions/tilespace"
   VERBATIM)
 set(TILESPACE_DOCS ${TILESPACE_COMPLETION})
-install(FILES ${TILESPACE_COMPLETION} DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions)
 
 find_program(HELP2MAN help2man)
 if(HELP2MAN)
@@ -30,10 +29,22 @@ if(HELP2MAN)
     COMMENT "Generating the man page share/man/man1/tilespace.1"
     VERBATIM)
   list(APPEND TILESPACE_DOCS ${TILESPACE_MAN})
-  install(FILES ${TILESPACE_MAN} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 else()
   message(WARNING "help2man was not found (Debian: help2man): no man page tilespace(1) is built or installed")
 endif()
+
+# `cmake --install` makes both again from the command it has just installed (cmake/install_docs.cmake),
+# by the same two generators, so that an install needs nothing built but the command: after
+# `tools/dev.sh demo`, which builds only the `tilespace` target, it installs the man page and the
+# completion too. tests/install/demo_install_test.sh checks that.
+install(CODE "
+  set(TILESPACE_INSTALL_BIN \"${CMAKE_INSTALL_BINDIR}\")
+  set(TILESPACE_INSTALL_COMPLETIONS \"${CMAKE_INSTALL_DATADIR}/bash-completion/completions\")
+  set(TILESPACE_INSTALL_MAN1 \"${CMAKE_INSTALL_MANDIR}/man1\")
+  set(TILESPACE_HELP2MAN \"${HELP2MAN}\")
+  set(TILESPACE_MAN_SH \"${PROJECT_SOURCE_DIR}/tools/man.sh\")
+  include(\"${PROJECT_SOURCE_DIR}/cmake/install_docs.cmake\")
+")
 
 # Part of `all` whenever the command is: the fuzz build leaves the command out of `all`
 # (tests/fuzz), and generating the documents must not bring it back.

@@ -29,14 +29,16 @@ cd -P -- "$(dirname -- "${BASH_SOURCE[0]}")/.."
 
 # Debian packages. The command needs a compiler, CMake (with Ninja, which schedules a parallel build
 # better than make: the whole demo in 105 s against 147 s), oneTBB, xxHash, CLI11, nlohmann-json,
-# Boost (Beast and Asio: the server) and zlib; Node.js and npm install the viewer's npm packages
+# Boost (Beast and Asio: the server), zlib and help2man (the man page, which `cmake --install` makes
+# from the installed command); Node.js and npm install the viewer's npm packages
 # (d3, embedded into the command; any Node.js >= 18 will do). The test command adds Catch2 and
 # cpp-httplib (the tests and their HTTP client), Open MPI (tilespace-mpi), pybind11 and NumPy for
-# Debian's python3 (the Python module), help2man (the man page), pytest, Debian's headless
+# Debian's python3 (the Python module), pytest, Debian's headless
 # Chromium (the viewer's tests), and clang with libFuzzer (tools/sanitize.sh, tools/fuzz.sh).
-packages=(g++ cmake make ninja-build pkg-config libtbb-dev libxxhash-dev libcli11-dev nlohmann-json3-dev libboost-dev zlib1g-dev)
+packages=(g++ cmake make ninja-build pkg-config libtbb-dev libxxhash-dev libcli11-dev nlohmann-json3-dev libboost-dev zlib1g-dev
+          help2man)
 [[ $task == test ]] && packages+=(catch2 libcpp-httplib-dev libopenmpi-dev openmpi-bin python3-dev pybind11-dev
-                                  python3-pybind11 python3-numpy help2man python3-pytest chromium clang
+                                  python3-pybind11 python3-numpy python3-pytest chromium clang
                                   libfuzzer-14-dev)
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 
