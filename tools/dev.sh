@@ -41,6 +41,8 @@ packages=(g++ cmake make ninja-build pkg-config libtbb-dev libxxhash-dev libcli1
                                   python3-pybind11 python3-numpy python3-pytest chromium clang
                                   libfuzzer-14-dev)
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
+# The docs' examples of the server call curl (tests/docs/examples_test.py).
+[[ $task == test ]] && packages+=(curl)
 
 install_missing() {
   if ! command -v dpkg-query >/dev/null 2>&1; then
