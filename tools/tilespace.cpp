@@ -1,6 +1,9 @@
 // The `tilespace` command: build, query, stats, solve, verify, compare, serve. A thin layer over the
 // library: this file registers the subcommands and their options and maps errors to the
 // documented exit codes (errors.hpp); the subcommands live in tools/cli/ (commands.hpp).
+#include <pthread.h>
+#include <signal.h>
+
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -27,6 +30,14 @@ int main(int argc, char** argv) {
   // Past a file-size limit (ulimit -f) a write fails with EFBIG and is reported like any write
   // error (exit 3, the temporary file removed), instead of SIGXFSZ ending the process mid-file.
   std::signal(SIGXFSZ, SIG_IGN);
+  // A closed pipe ends the command quietly, as it ends cat (`tilespace random --count 1000000 |
+  // head -1`): SIGPIPE's default action, even when the parent ignored or blocked it (a failed
+  // write to standard output is otherwise exit 3). `serve` ignores it again (a client hanging up).
+  std::signal(SIGPIPE, SIG_DFL);
+  sigset_t pipe_signal;
+  sigemptyset(&pipe_signal);
+  sigaddset(&pipe_signal, SIGPIPE);
+  pthread_sigmask(SIG_UNBLOCK, &pipe_signal, nullptr);
   CLI::App app{"tilespace: exhaustive state spaces and optimal solutions of sliding-tile puzzles"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("tilespace ") + kVersion);
@@ -47,7 +58,8 @@ int main(int argc, char** argv) {
       "  1  unreachable (a batch with any unreachable pair too), or a check that failed\n"
       "  2  usage or input: a bad option, state, board, file or line, or an input with no line to answer\n"
       "  3  a database file: corrupt, truncated, foreign, or missing and too long to build on the fly\n"
-      "     (the message gives the tilespace build command); or an output file that cannot be written\n"
+      "     (the message gives the tilespace build command); or output that cannot be written: standard\n"
+      "     output (\"standard output: write failed\") or a file (--result, --trace, --junit)\n"
       "  4  resources: out of memory, or a search limit (--max-nodes, --max-seconds, --max-memory, --depth-limit)");
 
   Common c;
@@ -273,16 +285,27 @@ int main(int argc, char** argv) {
     }
   }
 
+  // What --help, --version and --bash-completion printed, flushed and checked as a command's output.
+  auto printed = [&](int code) {
+    try {
+      flush_out();
+    } catch (const DataError& e) {
+      const Messages& m = parse_messages;
+      std::fprintf(stderr, "tilespace: %s%s%s\n", m.get("file error").c_str(), m.colon().c_str(), m.error(e).c_str());
+      return static_cast<int>(kExitData);
+    }
+    return code;
+  };
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
+    return printed(app.exit(e));
   } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
+    return printed(app.exit(e));
   } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
+    return printed(app.exit(e));
   } catch (const CLI::Success& e) {  // --bash-completion
-    return app.exit(e);
+    return printed(app.exit(e));
   } catch (const CLI::ParseError& e) {
     std::string msg = e.get_exit_code() == static_cast<int>(CLI::ExitCodes::ExtrasError) ? unknown_option(app, argc, argv) : "";
     if (msg.empty()) msg = e.what();
@@ -300,7 +323,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "tilespace: %s%s%s\n", m.get(kind).c_str(), m.colon().c_str(), m.error(e).c_str());
     return code;
   };
-  try {
+  // The subcommand; its output is flushed and checked after it returns (one output path,
+  // terminal.hpp): a failed write is exit 3, "standard output: write failed", whatever it answered.
+  auto run = [&]() -> int {
     if (build->parsed()) {
       bf.checkpoint_given = every->count() > 0;
       bf.threads_given = build->count("--threads") > 0;
@@ -323,6 +348,14 @@ int main(int argc, char** argv) {
     if (serve->parsed()) return server::cmd_serve(c, vf);
     if (check->parsed()) return cmd_check(c, check_file, cf);
     if (random->parsed()) return cmd_random(c, rf);
+    return kExitInput;
+  };
+  try {
+    const int code = run();
+    // serve's one line ("listening on ...") is a notice to whoever started it, written before it
+    // runs for hours: the server is not stopped or failed by where that line went.
+    if (!serve->parsed()) flush_out();
+    return code;
   } catch (const InputError& e) {
     return fail(e, "error", kExitInput);
   } catch (const DataError& e) {
@@ -334,5 +367,4 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     return fail(e, "error", kExitInput);
   }
-  return kExitInput;
 }

@@ -12,7 +12,8 @@ enum ExitCode : int {
   kExitOk = 0,           // success
   kExitUnreachable = 1,  // the goal cannot be reached from the start (any line of a batch), or a check failed
   kExitInput = 2,        // usage or input error: bad board, tile, file, line or option
-  kExitData = 3,         // database file missing, corrupt, truncated or foreign (or too long to build on the fly)
+  kExitData = 3,         // database file missing, corrupt, truncated or foreign (or too long to build on the fly),
+                         // or output that cannot be written (standard output, --result, --trace, --junit)
   kExitResource = 4,     // not enough memory, or a search limit hit (--max-nodes, --max-seconds, --depth-limit)
 };
 

@@ -100,7 +100,7 @@ int cmd_verify(Common& c, const LabFlags& f) {
                   static_cast<unsigned long long>(r.optimal), static_cast<unsigned long long>(r.longer), excess,
                   static_cast<unsigned long long>(r.failed), static_cast<unsigned long long>(r.stopped),
                   static_cast<unsigned long long>(r.expanded), r.seconds, r.ok() ? "" : ("  " + m.get("FAILED")).c_str());
-      std::fflush(stdout);
+      flush_out();  // each solver's row as it is done; a failed write stops before the next solver
     }
   }
   if (c.json) std::puts(out.dump().c_str());

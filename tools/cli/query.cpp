@@ -60,6 +60,11 @@ int cmd_query(Common& c, const std::optional<std::string>& start_arg, const sear
   const search::Limits l = app::Oracle::limits(limits, p.goal.board);
   const State& s = *p.start;
   const Messages m(c.lang);
+  // --json: the fields of GET /api/query (server/service.cpp), "metric" included.
+  auto head = [&] {
+    return json{{"board", s.board.name()}, {"start", tiles_json(s)}, {"goal", tiles_json(p.goal)},
+                {"metric", metric_name(metric_option(c))}};
+  };
   std::optional<int> d;
   if (solvable(s, p.goal)) {
     app::SearchSources sources(c);
@@ -67,7 +72,8 @@ int cmd_query(Common& c, const std::optional<std::string>& start_arg, const sear
     const app::Distance answer = oracle(s, p.goal);
     if (!answer.optimum.known) {
       if (c.json) {
-        json j{{"board", s.board.name()}, {"start", tiles_json(s)}, {"goal", tiles_json(p.goal)}, {"reachable", true}};
+        json j = head();
+        j["reachable"] = true;
         j["length"] = nullptr;
         j["stopped"] = search::stop_name(answer.stopped);
         std::puts(j.dump().c_str());
@@ -79,7 +85,8 @@ int cmd_query(Common& c, const std::optional<std::string>& start_arg, const sear
     d = answer.optimum.length;
   }
   if (c.json) {
-    json j{{"board", s.board.name()}, {"start", tiles_json(s)}, {"goal", tiles_json(p.goal)}, {"reachable", d.has_value()}};
+    json j = head();
+    j["reachable"] = d.has_value();
     j["length"] = d ? json(*d) : json(nullptr);
     std::puts(j.dump().c_str());
   } else {
@@ -172,8 +179,7 @@ int cmd_batch(Common& c, const std::string& file, const search::SolveRequest& li
       });
     });
     for (Part& part : parts) {
-      if (std::fwrite(part.out.data(), 1, part.out.size(), stdout) != part.out.size())
-        throw DataError("standard output: write failed");
+      write_out(part.out);  // a failed write stops the batch here (terminal.hpp)
       std::cerr << part.err.str();
       total.answered += part.stats.answered;
       total.unreachable += part.stats.unreachable;
@@ -182,7 +188,7 @@ int cmd_batch(Common& c, const std::string& file, const search::SolveRequest& li
     }
     buf.erase(0, cut);
   }
-  if (std::fflush(stdout) != 0) throw DataError("standard output: write failed");
+  flush_out();
   const bool read_error = std::ferror(in);
   if (in != stdin) std::fclose(in);
   if (read_error) throw InputError(InputError::About::file, "cannot read", file == "-" ? "standard input" : file);

@@ -201,13 +201,12 @@ int cmd_solve_batch(Common& c, const SolveFlags& f) {
           it.error = e.what();
         }
       }
-      // Print every finished line that has no unfinished line before it.
+      // Print every finished line that has no unfinished line before it. A failed write stops
+      // the batch: the exception cancels the instances not started (terminal.hpp).
       const std::lock_guard lock(out_mutex);
       done[i] = 1;
-      for (; printed < items.size() && done[printed]; ++printed) {
-        std::puts(line_json(items[printed]).dump().c_str());
-      }
-      std::fflush(stdout);
+      for (; printed < items.size() && done[printed]; ++printed) write_out(line_json(items[printed]).dump() + "\n");
+      flush_out();
     });
   });
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();

@@ -83,6 +83,14 @@ std::string unknown_option(const CLI::App& app, int argc, const char* const* arg
   return "";
 }
 
+void write_out(std::string_view text) {
+  if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::ferror(stdout)) throw DataError(kStdoutFailed);
+}
+
+void flush_out() {
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) throw DataError(kStdoutFailed);
+}
+
 void print_board(const State& s, const Labels& labels) { std::fputs(board_text(s, labels).c_str(), stdout); }
 
 // Plays the path board by board: in place on a terminal, frame after frame otherwise.

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "app/common.hpp"
@@ -30,6 +31,17 @@ std::function<std::string(const std::string&)> whole_number(std::uint64_t lo, st
 // for it, with the nearest option's name when one is close ("unknown option --gaol; did you mean
 // --goal?"); "" otherwise.
 std::string unknown_option(const CLI::App& app, int argc, const char* const* argv);
+
+// Standard output, the one output path of every command: the commands write with stdio (printf,
+// puts, these), whose error flag stays set after a failed write; main() flushes and checks it once
+// after the command (exit 3, "standard output: write failed"). Long outputs (query --batch, solve
+// --batch, check, random, verify's rows) write with these to stop at the first failure instead
+// of computing the rest. A closed pipe ends the command by SIGPIPE, quietly (main()).
+inline constexpr const char* kStdoutFailed = "standard output: write failed";
+// Writes `text` to stdout; DataError(kStdoutFailed) if the stream has failed.
+void write_out(std::string_view text);
+// Flushes stdout; DataError(kStdoutFailed) if that or any earlier write failed.
+void flush_out();
 
 // board_text on stdout.
 void print_board(const State& s, const Labels& labels = {});
