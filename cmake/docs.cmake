@@ -23,7 +23,7 @@ find_program(HELP2MAN help2man)
 if(HELP2MAN)
   set(TILESPACE_MAN ${PROJECT_BINARY_DIR}/share/man/man1/tilespace.1)
   add_custom_command(OUTPUT ${TILESPACE_MAN}
-    COMMAND ${CMAKE_COMMAND} -E env HELP2MAN=${HELP2MAN}
+    COMMAND ${CMAKE_COMMAND} -E env HELP2MAN=${HELP2MAN} TILESPACE_DOCDIR=${CMAKE_INSTALL_DOCDIR}
             bash ${PROJECT_SOURCE_DIR}/tools/man.sh $<TARGET_FILE:tilespace_cli> ${TILESPACE_MAN}
     DEPENDS tilespace_cli ${PROJECT_SOURCE_DIR}/tools/man.sh
     COMMENT "Generating the man page share/man/man1/tilespace.1"

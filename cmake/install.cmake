@@ -9,7 +9,7 @@ set(TILESPACE_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/tilespace)
 
 install(TARGETS tilespace EXPORT tilespaceTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS tilespace_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-# The HTTP API's document, where `tilespace serve --help` points (TILESPACE_DOC_DIR).
+# The HTTP API's document, which `tilespace serve --help` names (found at run time: cli/terminal.hpp).
 install(FILES tools/viewer/API.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 if(TARGET tilespace_mpi)
   install(TARGETS tilespace_mpi RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

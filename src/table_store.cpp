@@ -64,7 +64,7 @@ std::string build_command(const std::filesystem::path& dir, const std::string& e
 
 namespace {
 
-// "in DIR/ (building it takes about S s, M GiB of memory, D GiB of disk): run  COMMAND".
+// "in DIR/ (building it takes about S s, M GiB of memory, D GiB of disk): run COMMAND".
 std::string where_and_cost(const std::filesystem::path& dir, const BuildCost& cost, const std::string& command) {
   std::string where = dir.string();
   if (where.empty() || where.back() != '/') where += '/';
@@ -72,7 +72,7 @@ std::string where_and_cost(const std::filesystem::path& dir, const BuildCost& co
   if (cost.seconds >= 120) std::snprintf(secs, sizeof secs, "%.0f s (%.0f min)", cost.seconds, cost.seconds / 60);
   else std::snprintf(secs, sizeof secs, "%.0f s", cost.seconds);
   return "in " + where + " (building it takes about " + secs + ", " + size_words(cost.memory) + " of memory, " +
-         size_words(cost.disk) + " of disk): run  " + command;
+         size_words(cost.disk) + " of disk): run " + command;
 }
 
 }  // namespace

@@ -21,7 +21,8 @@
 namespace testing {
 
 // `tilespace serve --port 0` as a child process (on `host`); the address listened on and the port
-// from its first stdout line ("listening on http://HOST:PORT/").
+// from its first stdout line ("listening on http://HOST:PORT/", with --lang zh in `extra`
+// "正在监听 http://HOST:PORT/").
 class Server {
  public:
   explicit Server(const std::filesystem::path& db, std::vector<std::string> extra = {},
@@ -48,7 +49,10 @@ class Server {
     char ch = 0;
     while (::read(out[0], &ch, 1) == 1 && ch != '\n') line += ch;
     ::close(out[0]);
-    const std::string prefix = "listening on http://";
+    bool zh = false;
+    for (std::size_t i = 0; i < extra.size(); ++i)
+      zh = zh || extra[i] == "--lang=zh" || (extra[i] == "--lang" && i + 1 < extra.size() && extra[i + 1] == "zh");
+    const std::string prefix = zh ? "正在监听 http://" : "listening on http://";
     INFO("first line: " << line);
     REQUIRE(line.rfind(prefix, 0) == 0);
     const std::size_t colon = line.rfind(':');

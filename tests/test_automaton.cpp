@@ -507,7 +507,7 @@ TEST_CASE("automaton: the store builds a quick machine once and refuses a slow o
     search::load_or_build_automaton(dir / "empty", MoveAutomaton::kDefaultDepth, 0, note);
     FAIL("a build over the limit was started");
   } catch (const DataError& e) {
-    CHECK_THAT(e.what(), Contains("run  tilespace build --automaton --db " + (dir / "empty").string()));
+    CHECK_THAT(e.what(), Contains("run tilespace build --automaton --db " + (dir / "empty").string()));
     CHECK_THAT(e.what(), !Contains("--automaton-depth"));
   }
   CHECK(notes.empty());

@@ -199,7 +199,7 @@ TEST_CASE("commands refuse to start builds of over a minute, naming the build co
     CHECK(secs < 2);
     CHECK_THAT(r.err, Contains("no pattern database 7-8 for this 4x4 goal in out/ (building it takes about ") &&
                           Contains("GiB of memory") && Contains("GiB of disk") &&
-                          Contains("run  tilespace build --board 4x4 --pdb 7-8\n"));
+                          Contains("run tilespace build --board 4x4 --pdb 7-8\n"));
     CHECK(one_line(r.err));
     CHECK(r.out.empty());
     CHECK(files_in(dir / "out").empty());
@@ -208,7 +208,7 @@ TEST_CASE("commands refuse to start builds of over a minute, naming the build co
                 dir.path);
     CHECK(r.rc == kExitData);
     CHECK_THAT(r.err, Contains("in pdbs/") &&
-                          Contains("run  tilespace build --board 4x4 --goal '" + kGoal15 + "' --pdb 7-8 --db pdbs\n"));
+                          Contains("run tilespace build --board 4x4 --goal '" + kGoal15 + "' --pdb 7-8 --db pdbs\n"));
     CHECK(files_in(dir / "pdbs").empty());
     // Plain pdb takes the strongest stock partition that builds within a minute: 6-6-3 (built by
     // the command itself into the tests' cache, support.hpp, and found here as if built in out/).
@@ -222,7 +222,7 @@ TEST_CASE("commands refuse to start builds of over a minute, naming the build co
     const auto r = run_cli("solve '1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 0 24' --threads 2", dir.path);
     CHECK(r.rc == kExitData);
     CHECK_THAT(r.err, Contains("no pattern database 6-6-6-6 for this 5x5 goal") &&
-                          Contains("run  tilespace build --board 5x5 --pdb 6-6-6-6\n"));
+                          Contains("run tilespace build --board 5x5 --pdb 6-6-6-6\n"));
     CHECK(one_line(r.err));
     CHECK(files_in(dir / "out").empty());
   }
@@ -237,7 +237,7 @@ TEST_CASE("commands refuse to start builds of over a minute, naming the build co
     if (fits) {
       CHECK(r.rc == kExitData);
       CHECK_THAT(r.err, Contains("no distance table for this 2x7 goal in out/") &&
-                            Contains("run  tilespace build --board 2x7\n"));
+                            Contains("run tilespace build --board 2x7\n"));
       // The disk of the file the build would write (one bit a state where the byte engine does
       // not fit: 5.1 GiB).
       char disk[64];
@@ -305,7 +305,7 @@ TEST_CASE("the stores refuse long builds and name the command, and choose_partit
   CHECK_THROWS_AS(tables.table(Board(3, 3), 8), DataError);
   CHECK_THROWS_WITH(tables.table(Board(3, 3), 4),
                     Contains("no distance table for this 3x3 goal in " + so.dir.string() + "/") &&
-                        Contains("run  tilespace build --board 3x3 --goal '1 2 3 4 0 5 6 7 8' --db " + so.dir.string()));
+                        Contains("run tilespace build --board 3x3 --goal '1 2 3 4 0 5 6 7 8' --db " + so.dir.string()));
   CHECK(files_in(so.dir).empty());
   so.max_auto_build_seconds = 60;  // the default: 3x3 is built on first use
   CHECK(TableStore(so).table(Board(3, 3), 4).radius() == 30);

@@ -654,14 +654,15 @@ TEST_CASE("frontdoor: --help of each command lists only the options that apply",
   const std::vector<Cmd> cmds{
       {"build",
        {"--goal", "--json", "--all-goals", "--bits", "--checkpoint-every", "--resume", "--pdb", "--zpdb", "--force", "--automaton",
-        "--automaton-depth", "--max-memory", "--metric", "--count-only"},
+        "--automaton-depth", "--max-memory", "--metric", "--count-only", "--lang"},
        {"--goal", "--bits", "--pdb", "--force", "--automaton", "--automaton-depth", "--max-memory", "--metric",
         "--count-only"}},
       {"query", {"--goal", "--json", "--blank", "--batch", "--lang", "--max-seconds", "--max-nodes", "--metric"},
        {"--goal", "--batch", "--blank", "--max-seconds", "--max-nodes", "--metric"}},
       {"stats", {"--goal", "--json", "--all-goals", "--lang", "--metric"}, {"--goal", "--all-goals", "--metric"}},
       {"check", {"--goal", "--json", "--junit", "--max-seconds", "--lang", "--metric"}, {"--junit", "--max-seconds", "--metric"}},
-      {"random", {"--goal", "--json", "--count", "--depth", "--seed", "--metric"}, {"--count", "--depth", "--seed", "--metric"}},
+      {"random", {"--goal", "--json", "--count", "--depth", "--seed", "--metric", "--lang"},
+       {"--count", "--depth", "--seed", "--metric", "--lang"}},
       {"solve",
        {"--goal", "--json", "--blank", "-a", "--algorithm", "--heuristic", "--pattern", "--batch", "--weight",
         "--depth-limit", "--max-nodes", "--max-seconds", "--max-memory", "--result", "--animate", "--delay", "--lang",
@@ -701,4 +702,95 @@ TEST_CASE("frontdoor: --help of each command lists only the options that apply",
   // --board's default as each command takes it: stats has no state to take it from.
   CHECK_THAT(run_cli("stats --help", dir.path).out, Catch::Contains("Board as WxH (default: from --goal, else 3x3)"));
   CHECK_THAT(run_cli("query --help", dir.path).out, Catch::Contains("Board as WxH (default: from the state or --goal, else 3x3)"));
+}
+
+// ---- issue 46, point 11: the command's own words, not the parser's ----
+
+TEST_CASE("frontdoor: each kind of the parser's errors is one line in the command's words, not CLI11's", "[frontdoor]") {
+  TempDir dir;
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"query --db a --db b 123456780", "--db: given 2 times; give it once"},                            // ArgumentMismatch
+      {"query 123456780 --goal", "--goal: needs a value"},                                              // ArgumentMismatch
+      {"", "no subcommand: give one of build, query, stats, solve, serve, verify, compare, check, random"},  // RequiredError
+      {"check", "check needs FILE"},                                                                      // RequiredError
+      {"compare --csv --md 123456780", "--csv: does not apply with --md"},                               // ExcludesError
+      {"query --metric x 123456780", "--metric: 'x' is not a metric (single, multi)"},                   // ValidationError
+      {"solve --metric x 123456780", "--metric: 'x' is not a metric (single, multi)"},
+      {"query --lang fr 123456780", "--lang: 'fr' is not a language (en, zh)"},
+      {"build --bits 3", "--bits: '3' is not a width in bits (1, 2, 8)"},
+      {"solve 123456708 --delay 99999", "--delay: must be a whole number from 0 to 10000, not '99999'"},
+      {"build --checkpoint-every abc", "--checkpoint-every: must be a number from 0 to 1000000000, not 'abc'"},
+      {"serve --port abc", "--port: must be a whole number from 0 to 65535, not 'abc' (not a whole number)"},  // was ConversionError
+      {"serve --max-seconds 0", "--max-seconds: must be a number above 0 and at most 1000000000, not '0'"},
+      {"query --json=maybe 123456780", "--json: takes no value (got 'maybe')"},                          // ConversionError
+      {"query 1 2 3", "unexpected arguments: 2 3"},                                                      // ExtrasError
+      {"query 123456780 --zzzz", "unknown option --zzzz"},
+  };
+  for (const auto& [args, message] : cases) {
+    const RunResult r = run_cli(args, dir.path);
+    INFO("tilespace " << args << " -> " << r.err);
+    CHECK(r.rc == tilespace::kExitInput);
+    CHECK(r.err == "tilespace: error: " + message + " (see --help)\n");
+    for (const char* cli11 : {"required", "At Most", "excludes", "Could not convert", "not in", "Value ", "following"})
+      CHECK(r.err.find(cli11) == std::string::npos);
+  }
+}
+
+TEST_CASE("frontdoor: --help gives every description its own column; solve lists --metric's values; serve names "
+          "an API.md that exists",
+          "[frontdoor]") {
+  TempDir dir;
+  const std::string main_help = run_cli("--help", dir.path).out;
+  std::vector<std::string> subcommands;
+  {
+    std::istringstream in(main_help.substr(main_help.find("Subcommands:")));
+    std::string line;
+    std::getline(in, line);
+    while (std::getline(in, line) && line.rfind("  ", 0) == 0) subcommands.push_back(line.substr(2, line.find(' ', 2) - 2));
+  }
+  REQUIRE(subcommands.size() == 9);
+  for (const std::string& sub : subcommands) {
+    const RunResult r = run_cli(sub + " --help", dir.path);
+    CHECK(r.rc == 0);
+    std::istringstream in(r.out.substr(0, r.out.find("Exit codes")));
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    constexpr std::size_t kColumn = 30;  // where the descriptions start
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      const std::string& line = lines[i];
+      if (line.rfind("  -", 0) != 0) continue;  // an option's entry: "  NAMES [VALUE]  DESCRIPTION"
+      CAPTURE(sub, line);
+      CHECK(line.find("Excludes:") == std::string::npos);
+      CHECK(line.find("Needs:") == std::string::npos);
+      // The description at its column, two spaces or more after the names; or, when they are too
+      // long for that, alone on the next line at the column.
+      if (line.find("  ", 2) != std::string::npos) {
+        CHECK(line.substr(kColumn - 2, 2) == "  ");
+        CHECK(line[kColumn] != ' ');
+      } else {
+        REQUIRE(i + 1 < lines.size());
+        CHECK(lines[i + 1].size() > kColumn);
+        CHECK(lines[i + 1].find_first_not_of(' ') == kColumn);
+      }
+    }
+  }
+  const std::string compare = run_cli("compare --help", dir.path).out;
+  CHECK_THAT(compare, Catch::Contains("  --json                      Print JSON (not with --csv or --md)\n"));
+  CHECK_THAT(compare, Catch::Contains("  --csv                       Print CSV (not with --json or --md)\n"));
+  for (const char* sub : {"solve", "compare", "query", "build"}) {
+    CAPTURE(sub);
+    CHECK_THAT(run_cli(std::string(sub) + " --help", dir.path).out, Catch::Contains("  --metric TEXT:{single,multi}"));
+  }
+  // serve's summary names the API document where this command finds it (from the build folder:
+  // the source tree's), not a path fixed when the build was configured.
+  const std::string serve = run_cli("serve --help", dir.path).out;
+  const std::smatch api = [&] {
+    std::smatch m;
+    std::regex_search(serve, m, std::regex("\\(API: ([^)]*)\\)"));
+    return m;
+  }();
+  REQUIRE(api.size() == 2);
+  CAPTURE(api[1].str());
+  CHECK(std::filesystem::path(api[1].str()).filename() == "API.md");
+  CHECK(std::filesystem::is_regular_file(api[1].str()));
 }

@@ -5,6 +5,7 @@
 // and its output must hold no English word that is not a name, a path, an option or a number.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <regex>
 #include <set>
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "serve_support.hpp"
 #include "support.hpp"
 #include "tilespace/pdb/pattern.hpp"
 #include "tilespace/search/registry.hpp"
@@ -22,7 +24,7 @@ using testing::TempDir;
 namespace {
 
 // The words a Chinese line may keep: the registry's algorithm and heuristic names (split at '-'
-// and ':' as the scan below splits them), the subcommands, units, the search's OPEN and CLOSED,
+// and ':' as the scan below splits them), the values of --metric and --lang, the subcommands, units, the search's OPEN and CLOSED,
 // JSON, the grammar's placeholders (START, FILE, WxH, TAB) and the program's name.
 const std::set<std::string>& allowed_words() {
   static const std::set<std::string> words = [] {
@@ -31,6 +33,7 @@ const std::set<std::string>& allowed_words() {
                             "FILE",      "ANSWER", "TAB",   "WxH",   "pdb"};
     for (const tilespace::Metric m : {tilespace::Metric::single, tilespace::Metric::multi})  // --metric's values
       w.insert(std::string(tilespace::metric_name(m)));
+    w.insert({"en", "zh"});  // --lang's
     const std::regex word("[A-Za-z]{2,}");
     for (const std::string& names : {tilespace::search::algorithm_names(), tilespace::search::heuristic_names()})
       for (std::sregex_iterator it(names.begin(), names.end(), word), end; it != end; ++it) w.insert(it->str());
@@ -80,16 +83,30 @@ std::string with_lang(const std::string& args, const std::string& lang) {
   return at == std::string::npos ? args + " " + flag : args.substr(0, at) + flag + args.substr(at + 1);
 }
 
+// The message lines of `err` ("tilespace: ...": errors and notices, not the progress lines'
+// columns) that hold two spaces in a row, such as "run  tilespace build".
+std::vector<std::string> double_spaced(const std::string& err) {
+  std::vector<std::string> found;
+  std::istringstream in(err);
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("tilespace: ", 0) == 0 && line.find("  ") != std::string::npos) found.push_back(line);
+  return found;
+}
+
 // Runs each case with --lang zh, then with --lang en in the same folder (the Chinese run first,
-// so that it is the one that meets a missing database and builds it): the same exit code, and
-// no English word in what the Chinese run printed.
+// so that it is the one that meets a missing database and builds it): the same exit code, no
+// English word in what the Chinese run printed, and no message line in either with two spaces
+// in a row.
 void walk(const std::vector<Case>& cases, const std::filesystem::path& cwd, const std::string& input = "") {
   for (const Case& c : cases) {
     const auto zh = run_cli(with_lang(c.args, "zh"), cwd, input);
     const auto en = run_cli(with_lang(c.args, "en"), cwd, input);
-    INFO("tilespace " << with_lang(c.args, "zh") << "\n--- stdout:\n" << zh.out << "--- stderr:\n" << zh.err);
+    INFO("tilespace " << with_lang(c.args, "zh") << "\n--- stdout:\n" << zh.out << "--- stderr:\n" << zh.err
+                      << "--- stderr (en):\n" << en.err);
     CHECK(zh.rc == en.rc);
     CHECK(english_words((c.machine ? "" : zh.out) + zh.err) == std::vector<std::string>{});
+    CHECK(double_spaced(zh.err) == std::vector<std::string>{});
+    CHECK(double_spaced(en.err) == std::vector<std::string>{});
   }
 }
 
@@ -103,7 +120,7 @@ TEST_CASE("zh: the word check finds English words and passes names, paths, optio
   CHECK(english_words("已构建 out/3x3-123456780.tsdb：181440 个状态，半径 31") == std::vector<std::string>{});
   CHECK(english_words("算法 idastar，启发函数 pdb:linear-conflict：扩展 4 个结点，内存峰值 0.0 KiB") ==
         std::vector<std::string>{});
-  CHECK(english_words("out/ 中没有这个 4x4 目标的模式数据库 7-8：请运行  tilespace build --board 4x4 --pdb 7-8") ==
+  CHECK(english_words("out/ 中没有这个 4x4 目标的模式数据库 7-8：请运行 tilespace build --board 4x4 --pdb 7-8") ==
         std::vector<std::string>{});
   // The mixed line of the issue: the reason in parentheses left in English.
   const auto found = english_words("tilespace: --lang：不能与 --batch 同用（one answer a line）");
@@ -129,7 +146,23 @@ TEST_CASE("zh: the parser's errors are Chinese when --lang zh is on the command 
         {"bogus"},
         {"@"},
         {"query --json=maybe 123456780"},
-        {"query 123456780 -x"}},
+        {"query 123456780 -x"},
+        // Each kind of the parser's errors in the command's words (issue 46, point 11), and the
+        // checks of values registered with the options.
+        {"query --db a --db b 123456780"},
+        {"query 123456780 @ --goal"},
+        {"query 1 2 3 @"},
+        {"query --metric x 123456780"},
+        {"solve --metric x 123456780"},
+        {"query --lang fr 123456780"},
+        {"build --bits 3"},
+        {"build --checkpoint-every abc"},
+        {"build --checkpoint-every -1"},
+        {"serve --port abc"},
+        {"serve --port 70000"},
+        {"serve --max-seconds 0"},
+        {"serve --max-connections 0"},
+        {"random --count 0"}},
        dir.path);
   // --lang=zh counts as well.
   const auto r = run_cli("query --lang=zh 1 2", dir.path);
@@ -288,4 +321,111 @@ TEST_CASE("zh: notices, progress lines, answers, tables, verdicts and summaries 
         {"verify --board 2x3 --metric multi --algorithms bfs,astar"},
         {"check answers.txt --json", true}},
        dir.path);
+}
+
+// Issue 46, point 10: build, random and serve took no --lang ("未知选项 --lang"). Every command
+// takes it now (one registration): what a person reads is Chinese, what a program reads (JSON,
+// the states random prints, the HTTP API) is not translated.
+TEST_CASE("zh: build, random and serve take --lang zh as every command does", "[cli][zh]") {
+  TempDir dir;
+  walk({{"build --board 2x3 --db d"},  // built (the Chinese run), then up to date (the English one)
+        {"build --board 2x3 --db d --all-goals"},
+        {"build --board 2x3 --db d --pdb 1,2/3,4,5"},
+        {"build --board 2x3 --db d --zpdb 1,2/3,4,5"},
+        {"build --board 2x3 --db d --metric multi --pdb 1,2/3,4,5"},
+        {"build --board 2x3 --db d --count-only"},
+        {"build --board 2x3 --db d --json", true},
+        {"build --board 2x3 --db d --bits 3"},
+        {"build --board 2x3 --db d --pdb 1,2/3,4,5 --zpdb 1,2/3,4,5"},
+        {"random --board 2x3 --db r --depth 5 --count 3 --seed 7"},  // the table built first: notices
+        {"random --board 2x3 --db r --count 0"},
+        {"serve --port 70000 --db d"},
+        {"serve --host no-such-host.invalid --port 0 --max-request 1000000G --db d"}},
+       dir.path);
+  auto r = run_cli("build --board 2x3 --db e --lang zh", dir.path);
+  CHECK(r.rc == 0);
+  CHECK_THAT(r.out, Catch::StartsWith("已构建 e/2x3-123450.tsdb：360 个状态，半径 21，每个状态 8 位，"));
+  r = run_cli("build --board 2x3 --db e --lang zh", dir.path);
+  CHECK(r.out == "已是最新：e/2x3-123450.tsdb（回答空格在格 0 1 4 5 上的目标）\n");
+  // random: the notices Chinese, the states those of the same seed in English.
+  const auto zh = run_cli("random --board 2x4 --db f --count 5 --depth 9 --seed 3 --lang zh", dir.path);
+  const auto en = run_cli("random --board 2x4 --db f --count 5 --depth 9 --seed 3", dir.path);
+  CHECK(zh.rc == 0);
+  CHECK_THAT(zh.err, Catch::StartsWith("tilespace: 数据库 f/2x4-12345670.tsdb 尚不存在：先构建它\n"));
+  CHECK(zh.out == en.out);
+  CHECK(std::count(zh.out.begin(), zh.out.end(), '\n') == 5);
+  // serve: --help, the line it starts with; its API answers in English.
+  CHECK(run_cli("serve --lang zh --help", dir.path).rc == 0);
+  testing::Server srv(dir / "d", {"--lang", "zh"});  // requires "正在监听 http://HOST:PORT/"
+  httplib::Client cli(srv.host(), srv.port());
+  CHECK(testing::get(cli, "/api/query?start=123456708").body["length"] == 1);
+  const testing::Reply bad = testing::get(cli, "/api/query?start=x");
+  CHECK(bad.status == 400);
+  const std::string error = bad.body.value("error", "");
+  CHECK(!error.empty());
+  CHECK(std::all_of(error.begin(), error.end(), [](char ch) { return static_cast<unsigned char>(ch) < 0x80; }));
+  CHECK(srv.stop() == 0);
+}
+
+namespace {
+
+// The columns `text` takes in a terminal, for the Chinese of these tests: a three-byte UTF-8
+// character (CJK, full-width punctuation) two, any other one.
+std::size_t columns(const std::string& text) {
+  std::size_t w = 0;
+  for (std::size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    const std::size_t len = c < 0xC0 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    w += len == 3 ? 2 : 1;
+    i += len;
+  }
+  return w;
+}
+
+}  // namespace
+
+// Issue 46, point 10: in `stats --lang zh` the label 状态数 (9 bytes, 6 columns) pushed its value
+// one column right of the others': labels are padded by display width, not bytes, and the depth
+// column's head is right-aligned over its numbers as in English. Boards of tiles named in
+// Chinese were padded by bytes too.
+TEST_CASE("zh: stats and boards of named tiles align by display width, not bytes", "[cli][zh]") {
+  TempDir dir;
+  for (const std::string lang : {"zh", "en"}) {
+    CAPTURE(lang);
+    const auto r = run_cli("stats --board 2x3 --db d --lang " + lang, dir.path);
+    REQUIRE(r.rc == 0);
+    CAPTURE(r.out);
+    std::istringstream in(r.out);
+    std::vector<std::size_t> value_columns;
+    std::string line;
+    while (std::getline(in, line) && !line.empty()) {
+      const std::size_t value = line.find_first_not_of(' ', line.find(' '));  // labels are one word
+      value_columns.push_back(columns(line.substr(0, value)));
+    }
+    REQUIRE(value_columns.size() >= 5);  // board, goal, states, radius, mean
+    for (const std::size_t col : value_columns) CHECK(col == 8);
+    // "depth  states", then "    0  1": the head's right edge over the numbers' (column 5).
+    REQUIRE(std::getline(in, line));
+    CHECK(columns(line.substr(0, line.find(' ', line.find_first_not_of(' ')))) == 5);
+    REQUIRE(std::getline(in, line));
+    CHECK(line == "    0  1");
+  }
+  // The boards of named tiles: the names right-aligned by display width (the blank '_' one column,
+  // a Chinese name two), in the terminal and in the result file alike.
+  const auto r = run_cli("solve '甲 乙 丙 丁 戊 _' --goal '甲 乙 丙 丁 _ 戊' --board 3x2 --db d --result result.txt", dir.path);
+  REQUIRE(r.rc == 0);
+  CHECK_THAT(r.out, Catch::Contains("0 (start)\n  甲 乙 丙\n  丁 戊  _\n\n1 (goal)\n  甲 乙 丙\n  丁  _ 戊\n"));
+  CHECK(testing::read_file(dir / "result.txt") == "甲 乙 丙\n丁 戊  _\n\n甲 乙 丙\n丁  _ 戊\n");
+}
+
+// Issue 46, point 11: no message line with two spaces in a row ("run  tilespace build"), in
+// either language: the one-minute rule's refusals, of a table and of pattern databases.
+TEST_CASE("zh: the one-minute rule's refusal says 'run COMMAND' with one space", "[cli][zh]") {
+  TempDir dir;
+  walk({{"query --board 2x7 '1 2 3 4 5 6 7 8 9 10 11 12 0 13'"},
+        {"solve --board 4x4 --heuristic pdb:7-8 " + k4x4}},
+       dir.path);
+  const auto r = run_cli("query --board 2x7 '1 2 3 4 5 6 7 8 9 10 11 12 0 13'", dir.path);
+  CHECK(r.rc == 3);
+  CHECK_THAT(r.err, Catch::EndsWith("of disk): run tilespace build --board 2x7\n"));
 }

@@ -57,8 +57,12 @@ to_roff() {
   '
 }
 
-# Run as "tilespace": CLI11 prints argv[0] in its "Usage:" lines.
-tilespace() { (exec -a tilespace "$bin" "$@"); }
+# Run as "tilespace": CLI11 prints argv[0] in its "Usage:" lines. `serve` names the HTTP API's
+# document where the command finds it when it runs (from the build folder: the source tree's); the
+# page, installed with the document, names it where it is installed: <prefix>/DOCDIR/API.md
+# (TILESPACE_DOCDIR, cmake's CMAKE_INSTALL_DOCDIR).
+docdir=${TILESPACE_DOCDIR:-share/doc/tilespace}
+tilespace() { (exec -a tilespace "$bin" "$@") | sed -E "s#\(API: [^)]*/API\.md\)#(API: <prefix>/$docdir/API.md)#"; }
 main_help=$(tilespace --help)
 # The main --help's footer (the exit codes), after the Subcommands: block: each subcommand's
 # --help repeats it, the page holds it once.

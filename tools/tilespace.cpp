@@ -8,7 +8,9 @@
 
 #include <algorithm>
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
+#include <limits>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -39,6 +41,7 @@ int main(int argc, char** argv) {
   sigaddset(&pipe_signal, SIGPIPE);
   pthread_sigmask(SIG_UNBLOCK, &pipe_signal, nullptr);
   CLI::App app{"tilespace: exhaustive state spaces and optimal solutions of sliding-tile puzzles"};
+  app.formatter(help_formatter());  // before the subcommands, which take it over
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("tilespace ") + kVersion);
   // Hidden (group ""): the bash completion script, made from the subcommands and options as
@@ -69,10 +72,12 @@ int main(int argc, char** argv) {
 
   // --metric: build, query, stats, check and random (the exact tables, one file per metric); solve,
   // compare and verify take it with the solve options (search/registry.hpp), whose help it shares.
+  const CLI::Validator metric_values = one_of("metric", {std::string(metric_name(Metric::single)),
+                                                         std::string(metric_name(Metric::multi))});
   auto add_metric = [&](CLI::App* sub) {
     sub->add_option("--metric", c.metric, search::option_help(search::Option::metric) + "; each metric has its own tables")
         ->capture_default_str()
-        ->check(CLI::IsMember({"single", "multi"}));
+        ->check(metric_values);
   };
   BuildFlags bf;
   auto* build = app.add_subcommand(
@@ -94,12 +99,12 @@ int main(int argc, char** argv) {
                     "up to 16 cells whose byte table does not fit; distances by descent): 1 keeps floor(depth/2) mod 2 "
                     "(single-tile only), 2 the search's fields as they are (multi-tile: depth mod 3), twice the file; "
                     "default: 8 where the byte engine fits, else 1 (multi-tile: 2)")
-      ->check(CLI::IsMember({1, 2, 8}));
+      ->check(one_of("width in bits", {"1", "2", "8"}));
   auto* every = build->add_option("--checkpoint-every", bf.checkpoint_every,
                                   "Two-bit engine builds (--bits 1 or 2): save a checkpoint between layers at most "
                                   "every SECONDS (0: never)")
                     ->capture_default_str()
-                    ->check(CLI::Range(0.0, 1e9));
+                    ->check(real_number(0, 1e9), "0 to 1e9");
   build->add_flag("--resume", bf.resume, "Two-bit engine builds: continue from the checkpoint in the database folder");
   build->add_flag("--count-only", bf.count_only,
                   "Count the states at each distance with the two-bit engine and write no table (no file, no "
@@ -127,7 +132,6 @@ int main(int argc, char** argv) {
                     "Answer one 'START [GOAL]' a line from FILE ('-' for stdin): one answer per line in order "
                     "(length, unreachable, or error: MESSAGE; --json adds each line's number); comment (#) and "
                     "blank lines give no answer");
-  query->add_option("--lang", c.lang, "Messages in en or zh")->check(CLI::IsMember({"en", "zh"}));
   // 4x4 and 5x5 have no exact table: their answers are searched, within solve's limits.
   search::SolveRequest query_limits;
   for (const auto o : {search::Option::max_seconds, search::Option::max_nodes}) {
@@ -163,7 +167,8 @@ int main(int argc, char** argv) {
     const auto o = static_cast<search::Option>(i);
     const std::string name = "--" + std::string(search::option_name(o));
     if (std::optional<std::string>* field = rq.text(o)) {
-      text(name.c_str(), *field, search::option_help(o));
+      CLI::Option* opt = text(name.c_str(), *field, search::option_help(o));
+      if (o == search::Option::metric) opt->check(metric_values);  // as the other commands' --metric
     } else {
       solve->add_option(name, sf.trace, search::option_help(o));
     }
@@ -176,27 +181,40 @@ int main(int argc, char** argv) {
   solve->add_flag("--animate", sf.animate, "Play the solution in the terminal, board by board");
   solve->add_option_function<int>("--delay", [&](int v) { sf.delay_ms = v; sf.delay_given = true; },
                                   "Milliseconds between boards with --animate (default 400)")
-      ->check(CLI::Range(0, 10000));
-  solve->add_option("--lang", c.lang, "Messages in en or zh")->check(CLI::IsMember({"en", "zh"}));
+      ->check(whole_number(0, 10000), "0 to 10000");
 
   server::ServeFlags vf;
-  auto* serve = app.add_subcommand("serve", "HTTP query service and web viewer (API: " TILESPACE_DOC_DIR "/API.md)");
+  auto* serve = app.add_subcommand("serve", "HTTP query service and web viewer (API: " + api_document() + ")");
   serve->add_option("--db", c.db, "Folder of the databases")->capture_default_str();
   serve->add_option("--threads", c.threads, "Threads for table builds (0: all cores)")->check(whole_number(0, 1024), "0 to 1024");
   serve->add_flag("--progress", c.progress, "Report each BFS layer of a table build on stderr");
   serve->add_option("--host", vf.host, "Address or name to listen on (127.0.0.1, ::1, localhost)")->capture_default_str();
-  serve->add_option("--port", vf.port, "Port (0: any free port; the first stdout line tells)")->capture_default_str();
+  serve->add_option("--port", vf.port, "Port (0: any free port; the first stdout line tells)")
+      ->capture_default_str()
+      ->check(whole_number(0, 65535), "0 to 65535");
   serve->add_option("--static", vf.static_dir, "Serve the viewer from this folder instead of the built-in copy");
-  serve->add_option("--workers", vf.workers, "Threads that answer searches, statistics and batches")->capture_default_str();
+  serve->add_option("--workers", vf.workers, "Threads that answer searches, statistics and batches")
+      ->capture_default_str()
+      ->check(whole_number(1, 1024), "1 to 1024");
   serve->add_option("--io-threads", vf.io_threads, "Threads that hold the connections (0: one per two cores)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(whole_number(0, 256), "0 to 256");
   serve->add_option("--max-connections", vf.max_connections, "Open connections at once (more are closed)")
-      ->capture_default_str();
-  serve->add_option("--max-solves", vf.max_solves, "Searches at once (0: one per core)")->capture_default_str();
-  serve->add_option("--max-nodes", vf.max_nodes, "Expansions per search request")->capture_default_str();
-  serve->add_option("--max-seconds", vf.max_seconds, "Seconds per search request")->capture_default_str();
+      ->capture_default_str()
+      ->check(whole_number(1, 1'000'000), "1 to 1000000");
+  serve->add_option("--max-solves", vf.max_solves, "Searches at once (0: one per core)")
+      ->capture_default_str()
+      ->check(whole_number(0, 1024), "0 to 1024");
+  serve->add_option("--max-nodes", vf.max_nodes, "Expansions per search request")
+      ->capture_default_str()
+      ->check(whole_number(1, std::numeric_limits<std::uint64_t>::max()), "at least 1");
+  serve->add_option("--max-seconds", vf.max_seconds, "Seconds per search request")
+      ->capture_default_str()
+      ->check(real_number(0, 1e9, true), "above 0");
   serve->add_option("--max-memory", vf.max_memory, "Search memory per request, e.g. 512M")->capture_default_str();
-  serve->add_option("--trace-limit", vf.trace_limit, "Trace nodes per request")->capture_default_str();
+  serve->add_option("--trace-limit", vf.trace_limit, "Trace nodes per request")
+      ->capture_default_str()
+      ->check(whole_number(1, 10'000'000), "1 to 10000000");
   serve->add_option("--max-request", vf.max_request, "Largest batch body (POST /api/query), e.g. 64M; larger get 413")
       ->capture_default_str();
 
@@ -232,9 +250,6 @@ int main(int argc, char** argv) {
   csv->excludes(md);
   csv->excludes(compare->get_option("--json"));  // one output format at a time
   md->excludes(compare->get_option("--json"));
-  compare->add_option("--lang", c.lang, "Messages in en or zh")->check(CLI::IsMember({"en", "zh"}));
-  verify->add_option("--lang", c.lang, "Messages in en or zh")->check(CLI::IsMember({"en", "zh"}));
-  stats->add_option("--lang", c.lang, "Messages in en or zh")->check(CLI::IsMember({"en", "zh"}));
 
   CheckFlags cf;
   std::string check_file;
@@ -248,7 +263,6 @@ int main(int argc, char** argv) {
   lab_text(check, "--max-seconds", cf.max_seconds,
            "4x4 and 5x5: time to prove each optimum by pattern-database search (above 0; default 60; exit 4 when a "
            "line stays undecided)");
-  check->add_option("--lang", c.lang, "Messages in en or zh")->check(CLI::IsMember({"en", "zh"}));
 
   RandomFlags rf;
   auto* random = app.add_subcommand("random", "Print random start states, uniform over those reachable from the goal");
@@ -258,6 +272,11 @@ int main(int argc, char** argv) {
   lab_text(random, "--depth", rf.depth, "Only states exactly this many moves from the goal: uniform among them from the distance table; on 4x4 "
            "(at most 45) and 5x5 (at most 55) random walks proven that far by search. Drawn with replacement");
   lab_text(random, "--seed", rf.seed, "Seed: the same seed gives the same states (default: random)");
+
+  // --lang: every subcommand prints for a person (its messages, notices, tables and verdicts);
+  // what it prints for a program (JSON, CSV, JUnit, the states of random, the HTTP API) stays English.
+  for (CLI::App* sub : app.get_subcommands({}))
+    sub->add_option("--lang", c.lang, "Messages in en or zh")->check(one_of("language", {"en", "zh"}));
 
   // The language of the parser's own errors: CLI11 has not set c.lang when parsing fails, so
   // --lang zh (or --lang=zh) is looked for on the command line itself, up to a "--".
@@ -307,8 +326,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::Success& e) {  // --bash-completion
     return printed(app.exit(e));
   } catch (const CLI::ParseError& e) {
-    std::string msg = e.get_exit_code() == static_cast<int>(CLI::ExitCodes::ExtrasError) ? unknown_option(app, argc, argv) : "";
-    if (msg.empty()) msg = e.what();
+    std::string msg = parse_error_text(app, e, argc, argv);
     std::replace(msg.begin(), msg.end(), '\n', ' ');
     const Messages& m = parse_messages;
     std::fprintf(stderr, "tilespace: %s%s%s%s\n", m.get("error").c_str(), m.colon().c_str(), m.text(msg).c_str(),

@@ -50,12 +50,12 @@ std::string build_command(const State& goal, const std::filesystem::path& dir, c
 
 // The DataError for a missing database whose build takes longer than the stores start on their own:
 // "no WHAT for this WxH goal in DIR/ (building it takes about S s, M GiB of memory, D GiB of disk):
-// run  COMMAND".
+// run COMMAND".
 DataError too_long_to_build(const std::string& what, const State& goal, const std::filesystem::path& dir,
                             const BuildCost& cost, const std::string& command);
 
 // The same two for a database that serves every board (the move automaton, search/automaton.hpp):
-// "tilespace build EXTRA [--db DIR]", and "no WHAT in DIR/ (building it takes about ...): run  COMMAND".
+// "tilespace build EXTRA [--db DIR]", and "no WHAT in DIR/ (building it takes about ...): run COMMAND".
 std::string build_command(const std::filesystem::path& dir, const std::string& extra);
 DataError too_long_to_build(const std::string& what, const std::filesystem::path& dir, const BuildCost& cost,
                             const std::string& command);

@@ -32,7 +32,10 @@ for sub in "${subcommands[@]}"; do
     fail "no section for $sub"
     continue
   fi
-  summary=$("$bin" "$sub" --help | head -n 1)
+  # serve's names the API document where this command finds it, the page where it is installed
+  # (tools/man.sh): the path is compared apart.
+  summary=$("$bin" "$sub" --help | head -n 1 | sed -E 's#\(API: [^)]*/API\.md\)#(API: <prefix>/#')
+  section=$(sed -E 's#\(API: <prefix>/[^)]*/API\.md\)#(API: <prefix>/#' <<<"$section")
   grep -qxF -- "$summary" <<<"$section" || fail "$sub: its summary is not in its section: $summary"
   # The entries' names: the line after each .TP.
   entries=$(awk 'previous == ".TP" { print } { previous = $0 }' <<<"$section")
@@ -62,6 +65,10 @@ for sub in "${subcommands[@]}"; do
   [[ $options -gt 2 ]] || fail "$sub: only $options options in $bin $sub --help"
   echo "ok: $sub: $options options"
 done
+
+api=$("$bin" serve --help | head -n 1 | sed -nE 's#.*\(API: ([^)]*)\)#\1#p')
+[[ -f $api ]] || fail "serve --help names '$api', not a file"
+grep -qE '\(API: <prefix>/[^)]*/API\.md\)' <<<"$source_text" || fail "the page does not name the API document under <prefix>/"
 
 version=$("$bin" --version)
 [[ $version =~ ^tilespace\ [0-9]+\.[0-9]+\.[0-9]+$ ]] || fail "--version prints '$version'"

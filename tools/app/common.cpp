@@ -115,9 +115,36 @@ json tiles_json(const State& s) {
 }
 
 // The board as rows of right-aligned names, the blank as '.' (or its given name).
+std::size_t display_width(const std::string& text) {
+  std::size_t w = 0;
+  for (std::size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    const std::size_t len = c < 0xC0 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    char32_t cp = len == 1 ? c : len == 2 ? c & 0x1F : len == 3 ? c & 0x0F : c & 0x07;
+    for (std::size_t k = 1; k < len && i + k < text.size(); ++k)
+      cp = (cp << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3F);
+    i += len;
+    if (cp >= 0x300 && cp < 0x370) continue;  // combining accents take no column of their own
+    // East Asian wide and full-width characters (Unicode's UAX #11, W and F): two columns.
+    const bool wide = (cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0x303E) || (cp >= 0x3041 && cp <= 0x33FF) ||
+                      (cp >= 0x3400 && cp <= 0x4DBF) || (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0xA000 && cp <= 0xA4CF) ||
+                      (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFE30 && cp <= 0xFE4F) ||
+                      (cp >= 0xFF00 && cp <= 0xFF60) || (cp >= 0xFFE0 && cp <= 0xFFE6) || (cp >= 0x1F300 && cp <= 0x1F64F) ||
+                      (cp >= 0x20000 && cp <= 0x3FFFD);
+    w += wide ? 2 : 1;
+  }
+  return w;
+}
+
+std::string pad(const std::string& text, std::size_t width, bool right) {
+  const std::size_t w = display_width(text);
+  const std::string fill(width > w ? width - w : 0, ' ');
+  return right ? fill + text : text + fill;
+}
+
 std::string board_text(const State& s, const Labels& labels, const std::string& indent) {
   std::size_t w = 1;
-  for (int c = 0; c < s.cells(); ++c) w = std::max(w, labels.name(s.tiles[c]).size());
+  for (int c = 0; c < s.cells(); ++c) w = std::max(w, display_width(labels.name(s.tiles[c])));
   std::string out;
   for (int r = 0; r < s.board.height(); ++r) {
     std::string line = indent;
@@ -125,8 +152,7 @@ std::string board_text(const State& s, const Labels& labels, const std::string& 
       const int t = s.tiles[r * s.board.width() + c];
       std::string name = t ? labels.name(t) : (labels.names.empty() || labels.numeric() ? "." : labels.name(0));
       if (c) line += ' ';
-      line.append(w - std::min(w, name.size()), ' ');
-      line += name;
+      line += pad(name, w, true);
     }
     out += line + "\n";
   }

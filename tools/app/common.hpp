@@ -87,7 +87,16 @@ Problem read_problem(const Common& c, const std::optional<std::string>& start_ar
 // The tiles of `s` as a JSON array, cell by cell.
 nlohmann::json tiles_json(const State& s);
 
-// The board as rows of right-aligned names, the blank as '.' (or its given name).
+// Columns a UTF-8 text takes in a terminal: East Asian wide characters (Chinese, full-width
+// punctuation) take two, combining accents none, every other character one. Every column a front
+// end aligns (boards of named tiles, stats' labels, the tables of verify and compare) is padded by
+// it, not by bytes.
+std::size_t display_width(const std::string& text);
+// `text` padded with spaces to `width` columns, on the left (right-aligned) or the right.
+std::string pad(const std::string& text, std::size_t width, bool right);
+
+// The board as rows of right-aligned names (aligned by display width), the blank as '.' (or its
+// given name).
 std::string board_text(const State& s, const Labels& labels, const std::string& indent = "  ");
 
 // Writes the outcome of a solve to `file` (result.txt), atomically: every board of the path, or

@@ -59,6 +59,7 @@ int build_pdb(const Common& c, const BuildFlags& f, const State& goal, bool zero
   const pdb::Partition part = pdb::parse_partition(zero_aware ? f.zpdb : f.pdb, goal);
   const Metric metric = metric_option(c);
   pdb::PdbStore store = make_pdb_store(c, std::numeric_limits<double>::infinity(), metric);  // building is what was asked
+  const Messages m(c.lang);
   json out = json::array();
   // Every pattern to build is checked against the memory budget before the first is built.
   for (const pdb::Pattern& pattern : part.patterns) {
@@ -94,12 +95,13 @@ int build_pdb(const Common& c, const BuildFlags& f, const State& goal, bool zero
       if (zero_aware) out.back()["zero_aware"] = true;
       out.back()["metric"] = metric_name(metric);
     } else if (up_to_date) {
-      std::printf("up to date: %s\n", path.c_str());
+      std::printf("%s\n", m.text("up to date: " + path).c_str());
     } else {
-      std::printf("built %s: %spattern %s, %llu %s, largest value %d, %.2f s\n", path.c_str(),
-                  zero_aware ? "zero-aware " : metric == Metric::multi ? "multi-tile " : "", pattern.name().c_str(),
-                  static_cast<unsigned long long>(entries),
-                  zero_aware ? "entries" : "placements", largest, secs);
+      char line[160];
+      std::snprintf(line, sizeof line, ": %spattern %s, %llu %s, largest value %d, %.2f s",
+                    zero_aware ? "zero-aware " : metric == Metric::multi ? "multi-tile " : "", pattern.name().c_str(),
+                    static_cast<unsigned long long>(entries), zero_aware ? "entries" : "placements", largest, secs);
+      std::printf("%s\n", m.text("built " + path + line).c_str());
     }
   }
   if (c.json) std::puts(out.dump().c_str());
@@ -146,10 +148,10 @@ int build_search(const Common& c, const BuildFlags& f, const State& goal) {
   }
   if (c.json) {
     std::puts(json{{"file", path.string()}, {"up_to_date", up_to_date}, {"depth", depth}, {"seconds", seconds_since(t0)}}.dump().c_str());
-  } else if (up_to_date) {
-    std::printf("up to date: %s\n", path.string().c_str());
   } else {
-    std::printf("built %s: the move automaton of depth %d, %.2f s\n", path.string().c_str(), depth, seconds_since(t0));
+    char line[160];
+    std::snprintf(line, sizeof line, ": the move automaton of depth %d, %.2f s", depth, seconds_since(t0));
+    std::printf("%s\n", Messages(c.lang).text(up_to_date ? "up to date: " + path.string() : "built " + path.string() + line).c_str());
   }
   return kExitOk;
 }
@@ -190,7 +192,7 @@ int build_automaton(const Common& c, const BuildFlags& f) {
     char buf[160];
     std::snprintf(buf, sizeof buf, "building the move automaton of depth %d: about %.0f s and %.0f MiB of memory, into ",
                   depth, cost.seconds, static_cast<double>(cost.memory) / (1 << 20));
-    note_on_stderr(buf + path.string());
+    notes(c)(buf + path.string());
     fsm = MoveAutomaton::build(depth, [&](int level, std::uint64_t kept, std::uint64_t forbidden) {
       std::fprintf(stderr, "%s\n", m.automaton_level(level, kept, forbidden, seconds_since(t0)).c_str());
     });
@@ -340,12 +342,14 @@ int cmd_build(Common& c, const BuildFlags& f) {
                      {"serves", serves}, {"states", t.ranker().size()}, {"radius", t.radius()},
                      {"bits", t.bits()}, {"metric", metric_name(t.metric())}, {"seconds", secs}});
     } else if (up_to_date) {
-      std::printf("up to date: %s (serves the blank on cells %s)\n", path.c_str(), cells.c_str());
+      std::printf("%s\n", Messages(c.lang).text("up to date: " + path + " (serves the blank on cells " + cells + ")").c_str());
     } else {
-      std::printf("built %s: %llu states, radius %d%s, %d bit%s, %.2f s; serves the blank on cells %s\n", path.c_str(),
-                  static_cast<unsigned long long>(t.ranker().size()), t.radius(),
-                  t.metric() == Metric::multi ? " (multi-tile)" : "", t.bits(), t.bits() == 1 ? "" : "s", secs,
-                  cells.c_str());
+      char line[200];
+      std::snprintf(line, sizeof line, ": %llu states, radius %d%s, %d bit%s, %.2f s; serves the blank on cells %s",
+                    static_cast<unsigned long long>(t.ranker().size()), t.radius(),
+                    t.metric() == Metric::multi ? " (multi-tile)" : "", t.bits(), t.bits() == 1 ? "" : "s", secs,
+                    cells.c_str());
+      std::printf("%s\n", Messages(c.lang).text("built " + path + line).c_str());
     }
   }
   if (c.json) std::puts(out.dump().c_str());

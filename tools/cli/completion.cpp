@@ -58,7 +58,7 @@ std::vector<std::string> heuristic_words(const std::vector<std::string>& partiti
   return words;
 }
 
-// The members of a CLI::IsMember check (its description is "{a,b}"), else nothing.
+// The values of a one_of check (terminal.hpp; its description is "{a,b}"), else nothing.
 std::vector<std::string> members(CLI::Option& o) {
   std::vector<std::string> out;
   for (int i = 0;; ++i) {

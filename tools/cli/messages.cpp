@@ -222,13 +222,13 @@ const std::vector<std::pair<std::regex, std::string>>& error_forms() {
         {"(.*); rebuild it with: (tilespace .*)", "$1；重建命令：$2"},
         // The one-minute rule: a database too long to build on the fly.
         {"no (.*) for this (\\S+) goal in (\\S+) \\(building it takes about (\\S+) s \\((\\S+) min\\), (\\S+) (\\S+) of memory, "
-         "(\\S+) (\\S+) of disk\\): run  (.*)",
-         "$3 中没有这个 $2 目标的$1（构建约需 $4 秒（$5 分钟）、$6 $7 内存、$8 $9 磁盘）：请运行  $10"},
+         "(\\S+) (\\S+) of disk\\): run (.*)",
+         "$3 中没有这个 $2 目标的$1（构建约需 $4 秒（$5 分钟）、$6 $7 内存、$8 $9 磁盘）：请运行 $10"},
         {"no (.*) for this (\\S+) goal in (\\S+) \\(building it takes about (\\S+) s, (\\S+) (\\S+) of memory, "
-         "(\\S+) (\\S+) of disk\\): run  (.*)",
-         "$3 中没有这个 $2 目标的$1（构建约需 $4 秒、$5 $6 内存、$7 $8 磁盘）：请运行  $9"},
-        {"no (.*) in (\\S+) \\(building it takes about (\\S+) s, (\\S+) (\\S+) of memory, (\\S+) (\\S+) of disk\\): run  (.*)",
-         "$2 中没有$1（构建约需 $3 秒、$4 $5 内存、$6 $7 磁盘）：请运行  $8"},
+         "(\\S+) (\\S+) of disk\\): run (.*)",
+         "$3 中没有这个 $2 目标的$1（构建约需 $4 秒、$5 $6 内存、$7 $8 磁盘）：请运行 $9"},
+        {"no (.*) in (\\S+) \\(building it takes about (\\S+) s, (\\S+) (\\S+) of memory, (\\S+) (\\S+) of disk\\): run (.*)",
+         "$2 中没有$1（构建约需 $3 秒、$4 $5 内存、$6 $7 磁盘）：请运行 $8"},
         {"zero-aware pattern database (\\S+)", "零感知模式数据库 $1"},
         {"multi-tile pattern database (\\S+)", "多块计步模式数据库 $1"},
         {"pattern database (\\S+)", "模式数据库 $1"},
@@ -288,26 +288,58 @@ const std::vector<std::pair<std::regex, std::string>>& error_forms() {
         {"  cost( +\\d+)  ( +\\d+) placements  ( +\\d+) total  ( +\\S+) s  ~(\\d+) s left",
          "  代价$1  $2 个布局  共$3 个  $4 秒  约剩 $5 秒"},
         {"  cost( +\\d+)  ( +\\d+) placements  ( +\\d+) total  ( +\\S+) s", "  代价$1  $2 个布局  共$3 个  $4 秒"},
-        // The command-line parser's errors (CLI11's wording, and the command's own for an unknown option).
+        // The command line's own words for the parser's errors (cli/terminal.hpp parse_error_text).
         {"unknown option (\\S+); did you mean (\\S+)\\?", "未知选项 $1；是不是要用 $2？"},
         {"unknown option (\\S+)", "未知选项 $1"},
-        {"The following arguments? (?:was|were) not expected: (.*)", "多余的参数：$1"},
-        {"(\\S+): (\\d+) required (\\S+) missing", "$1 缺少取值"},
-        {"(\\S+): Value (.*) not in range (\\S+) to (\\S+)", "$1：取值 '$2' 不在 $3 到 $4 之间"},
-        {"(\\S+): (.*) not in \\{(.*)\\}", "$1：$2 不是可选值 {$3} 之一"},
-        {"(\\S+): At Most (\\d+) required but received (\\d+)", "$1 最多只能给 $2 次，却给了 $3 次"},
-        {"(\\S+): At least (\\d+) required but received (\\d+)", "$1 至少需要 $2 个取值，却只有 $3 个"},
-        {"Expected exactly (\\d+) arguments to (\\S+), got (\\d+)", "$2 需要 $1 个取值，却得到 $3 个"},
-        {"Expected at least (\\d+) arguments to (\\S+), got (\\d+)", "$2 至少需要 $1 个取值，却得到 $3 个"},
-        {"(\\S+) was given a disallowed flag override", "$1 不接受取值"},
-        {"file is required", "缺少必需的参数：答案文件"},
-        {"start is required", "缺少必需的参数：初始状态"},
-        {"A subcommand is required", "需要一个子命令（build、query、stats、solve、check、random、verify、compare、serve）"},
-        {"(\\S+) is required", "缺少必需的参数 $1"},
-        {"(\\S+) excludes (\\S+)", "$1 不能与 $2 同用"},
-        {"(\\S+) requires (\\S+)", "$1 需要与 $2 同用"},
-        {"Could not convert: (\\S+) = (.*)", "$1 的取值 '$2' 无法识别"},
-        {"The value (.*) is not an allowed value for (\\S+)", "$2 不接受取值 $1"},
+        {"unexpected arguments?: (.*)", "多余的参数：$1"},
+        {"no subcommand: give one of (.*)", "缺少子命令（可用：$1）"},
+        {"(\\S+) needs ([A-Z]+)", "$1 缺少参数 $2"},
+        {"given (\\d+) times; give it once", "给了 $1 次；只能给一次"},
+        {"given (\\d+) times; give it at most (\\d+) times", "给了 $1 次；最多只能给 $2 次"},
+        {"needs a value", "缺少取值"},
+        {"must be given", "必须给出"},
+        {"needs (\\d+) values, got (\\d+)", "需要 $1 个取值，却得到 $2 个"},
+        {"takes no value \\(got '(.*)'\\)", "不接受取值（给了 '$1'）"},
+        {"takes no value", "不接受取值"},
+        {"'(.*)' is not a valid value", "'$1' 不是有效的取值"},
+        {"'(.*)' is not a metric \\((.*)\\)", "'$1' 不是计步方式（可用：$2）"},
+        {"'(.*)' is not a language \\((.*)\\)", "'$1' 不是可用的语言（可用：$2）"},
+        {"'(.*)' is not a width in bits \\((.*)\\)", "'$1' 不是可用的位数（可用：$2）"},
+        {"must be from (\\S+) to (\\S+), not '(.*)'", "必须在 $1 到 $2 之间，而不是 '$3'"},
+        // build's lines: what it built or found up to date.
+        {"up to date: (\\S+) \\(serves the blank on cells (.*)\\)", "已是最新：$1（回答空格在格 $2 上的目标）"},
+        {"up to date: (\\S+)", "已是最新：$1"},
+        {"built (\\S+): (\\d+) states, radius (\\d+)( \\(multi-tile\\))?, (\\d+) bits?, (\\S+) s; serves the blank on "
+         "cells (.*)",
+         "已构建 $1：$2 个状态，半径 $3$4，每个状态 $5 位，$6 秒；回答空格在格 $7 上的目标"},
+        {" \\(multi-tile\\)", "（多块计步）"},
+        {"built (\\S+): (zero-aware |multi-tile )?pattern (\\S+), (\\d+) entries, largest value (\\d+), (\\S+) s",
+         "已构建 $1：$2模式 $3，$4 个条目，最大值 $5，$6 秒"},
+        {"built (\\S+): (zero-aware |multi-tile )?pattern (\\S+), (\\d+) placements, largest value (\\d+), (\\S+) s",
+         "已构建 $1：$2模式 $3，$4 个布局，最大值 $5，$6 秒"},
+        {"multi-tile ", "多块计步"},
+        {"built (\\S+): the move automaton of depth (\\d+), (\\S+) s", "已构建 $1：深度为 $2 的移动自动机，$3 秒"},
+        {"building the move automaton of depth (\\d+): about (\\S+) s and (\\S+) MiB of memory, into (\\S+)",
+         "正在构建深度为 $1 的移动自动机：约 $2 秒、内存 $3 MiB，写入 $4"},
+        // serve: where it listens, and why it cannot.
+        {"listening on (\\S+)", "正在监听 $1"},
+        {"cannot listen on (.*): '(.*)' is not an IP address or a name that resolves \\((.*)\\)",
+         "无法在 $1 上监听：'$2' 不是 IP 地址，也不是能解析的名字（$3）"},
+        {"cannot listen on (.*): '(.*)' is not an IP address or a name that resolves",
+         "无法在 $1 上监听：'$2' 不是 IP 地址，也不是能解析的名字"},
+        {"cannot listen on (.*) \\((.*)\\)", "无法在 $1 上监听（$2）"},
+        {"(\\S+):any port", "$1:任意端口"},
+        {"Address already in use", "地址已被占用"},
+        {"Cannot assign requested address", "无法使用所请求的地址"},
+        {"Host not found \\(authoritative\\)", "找不到主机"},
+        {"Host not found \\(non-authoritative\\), try again later", "找不到主机，请稍后再试"},
+        {"(--\\S+) must be from (\\S+) to (\\S+)", "$1 必须在 $2 到 $3 之间"},
+        {"(--\\S+) must be at least (\\S+)", "$1 至少为 $2"},
+        {"(--\\S+) must be positive", "$1 必须大于 0"},
+        {"must be at most (\\d+) here: the open-file limit is (\\d+) \\(ulimit -Hn\\)",
+         "在这里最多为 $1：打开文件数的上限是 $2（ulimit -Hn）"},
+        {"must be at most (\\S+) on this machine \\(four bodies at once within half its memory\\)",
+         "在本机最多为 $1（同时容纳四个请求体，且不超过内存的一半）"},
     };
     std::vector<std::pair<std::regex, std::string>> out;
     for (const auto& [en, zh] : raw) out.emplace_back(std::regex(en), zh);
@@ -382,23 +414,6 @@ std::string subject_zh(const InputError& e) {
 }
 
 }  // namespace
-
-std::size_t display_width(const std::string& text) {
-  std::size_t w = 0;
-  for (std::size_t i = 0; i < text.size();) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    const std::size_t len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
-    w += len >= 3 ? 2 : 1;  // three- and four-byte sequences here are CJK or full-width forms
-    i += len;
-  }
-  return w;
-}
-
-std::string pad(const std::string& text, std::size_t width, bool right) {
-  const std::size_t w = display_width(text);
-  const std::string fill(width > w ? width - w : 0, ' ');
-  return right ? fill + text : text + fill;
-}
 
 std::string Messages::get(const std::string& en) const {
   if (!zh_) return en;

@@ -17,11 +17,6 @@
 
 namespace tilespace::cli {
 
-// Columns a text takes in a terminal: Chinese characters and full-width punctuation take two.
-std::size_t display_width(const std::string& text);
-// `text` padded with spaces to `width` columns, on the left (right-aligned) or the right.
-std::string pad(const std::string& text, std::size_t width, bool right);
-
 class Messages {
  public:
   explicit Messages(const std::string& lang) : zh_(lang == "zh") {}

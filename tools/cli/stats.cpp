@@ -63,10 +63,8 @@ void print_farthest(const Messages& m, const std::vector<State>& states_there, s
 
 void print_distribution(const std::string& lang, const DistributionText& d) {
   const Messages m(lang);
-  auto line = [&](const char* en, const std::string& value) {  // a label padded to 8 columns
-    std::string s = m.get(en) + " ";
-    while (s.size() < 8) s += ' ';
-    std::printf("%s%s\n", s.c_str(), value.c_str());
+  auto line = [&](const char* en, const std::string& value) {  // a label padded to 8 columns (display width)
+    std::printf("%s%s\n", pad(m.get(en) + " ", 8, false).c_str(), value.c_str());
   };
   auto fixed = [](double x, int digits) {
     char buf[48];
@@ -81,7 +79,7 @@ void print_distribution(const std::string& lang, const DistributionText& d) {
   if (d.mean) line("mean", fixed(*d.mean, 4));
   if (d.seconds) line("seconds", fixed(*d.seconds, 2));
   if (d.metric == Metric::multi) line("metric", m.get("multi-tile"));
-  std::printf("\n%5s  %s\n", m.get("depth").c_str(), m.get("states").c_str());
+  std::printf("\n%s  %s\n", pad(m.get("depth"), 5, true).c_str(), m.get("states").c_str());
   for (std::size_t k = 0; k < h.size(); ++k) std::printf("%5zu  %llu\n", k, static_cast<unsigned long long>(h[k]));
   std::printf("\n%s (%llu):\n", m.get("states at the radius").c_str(), static_cast<unsigned long long>(h.back()));
   print_farthest(m, d.farthest, h.back());
@@ -164,7 +162,7 @@ int cmd_stats(Common& c, bool all_goals) {
       for (const auto n : classes[i].table->histogram()) w = std::max(w, std::to_string(n).size());
       width.push_back(static_cast<int>(w));
     }
-    std::printf("\n%5s", m.get("depth").c_str());
+    std::printf("\n%s", pad(m.get("depth"), 5, true).c_str());
     for (std::size_t i = 0; i < classes.size(); ++i) std::printf("  %*s", width[i], heads[i].c_str());
     std::printf("\n");
     for (std::size_t d = 0; d < rows; ++d) {

@@ -6,7 +6,12 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
+#include <filesystem>
+#include <regex>
+#include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -37,6 +42,173 @@ std::function<std::string(const std::string&)> whole_number(std::uint64_t lo, st
   };
 }
 
+std::function<std::string(const std::string&)> real_number(double lo, double hi, bool lo_open) {
+  return [lo, hi, lo_open](const std::string& text) -> std::string {
+    try {
+      parse_real("", text, lo, hi, lo_open);
+      return "";
+    } catch (const InputError& e) {
+      return e.detail;
+    }
+  };
+}
+
+CLI::Validator one_of(const std::string& what, const std::vector<std::string>& values) {
+  std::string listed, braced;
+  for (const std::string& v : values) {
+    listed += (listed.empty() ? "" : ", ") + v;
+    braced += (braced.empty() ? "" : ",") + v;
+  }
+  return CLI::Validator(
+      [what, values, listed](const std::string& text) -> std::string {
+        if (std::find(values.begin(), values.end(), text) != values.end()) return "";
+        return "'" + text + "' is not " + (std::string("aeiou").find(what[0]) == std::string::npos ? "a " : "an ") + what +
+               " (" + listed + ")";
+      },
+      "{" + braced + "}");
+}
+
+namespace {
+
+class HelpFormatter : public CLI::Formatter {
+ public:
+  // CLI11's names and value, less the "Needs: ..." and "Excludes: ..." it appends: the
+  // description says them in words.
+  std::string make_option_opts(const CLI::Option* opt) const override {
+    std::string s = CLI::Formatter::make_option_opts(opt);
+    for (const std::string& label : {" " + get_label("Needs") + ":", " " + get_label("Excludes") + ":"})
+      if (const auto at = s.find(label); at != std::string::npos) s.erase(at);
+    return s;
+  }
+  std::string make_option_desc(const CLI::Option* opt) const override {
+    std::string s = opt->get_description();
+    auto names = [](const std::set<CLI::Option*>& options) {
+      std::vector<std::string> n;
+      for (const CLI::Option* o : options) n.push_back(o->get_name());
+      std::sort(n.begin(), n.end());
+      std::string out;
+      for (std::size_t i = 0; i < n.size(); ++i) out += (i == 0 ? "" : i + 1 == n.size() ? " or " : ", ") + n[i];
+      return out;
+    };
+    if (!opt->get_needs().empty()) s += " (with " + names(opt->get_needs()) + ")";
+    if (!opt->get_excludes().empty()) s += " (not with " + names(opt->get_excludes()) + ")";
+    return s;
+  }
+  // CLI11's layout (detail::format_help) but for its one flaw: names one column short of the
+  // description's ran into it with a single space. Here the description starts at the column
+  // with at least two spaces before it, or on the next line.
+  std::string make_option(const CLI::Option* opt, bool is_positional) const override {
+    const std::string name = "  " + make_option_name(opt, is_positional) + make_option_opts(opt);
+    const std::string desc = make_option_desc(opt);
+    const std::size_t column = get_column_width();
+    std::string out = name;
+    if (!desc.empty()) {
+      out += name.size() + 2 <= column ? std::string(column - name.size(), ' ') : "\n" + std::string(column, ' ');
+      for (const char ch : desc) {
+        out += ch;
+        if (ch == '\n') out += std::string(column, ' ');
+      }
+    }
+    return out + "\n";
+  }
+};
+
+// The kind of a parse error by its class (not by get_name(): ExtrasError's is the subcommand's
+// when a subcommand throws it).
+template <class Kind>
+bool is_kind(const CLI::ParseError& e) {
+  return dynamic_cast<const Kind*>(&e) != nullptr;
+}
+
+// The subcommand argv names (main() has refused an unknown one), else the command itself.
+const CLI::App* named_subcommand(const CLI::App& app, int argc, const char* const* argv) {
+  if (argc > 1 && argv[1][0] != '-')
+    for (const CLI::App* s : app.get_subcommands({}))
+      if (s->get_name() == argv[1]) return s;
+  return &app;
+}
+
+}  // namespace
+
+std::string api_document() {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  fs::path installed = TILESPACE_INSTALL_DOCDIR;
+  if (installed.is_relative() && !ec) {
+    fs::path prefix = exe.parent_path();
+    for (const auto& part : fs::path(TILESPACE_INSTALL_BINDIR).lexically_normal())
+      if (!part.empty() && part != ".") prefix = prefix.parent_path();
+    installed = prefix / installed;
+  }
+  installed = (installed / "API.md").lexically_normal();
+  if (fs::is_regular_file(installed, ec)) return installed.string();
+  const fs::path source = fs::path(TILESPACE_SOURCE_DIR) / "tools" / "viewer" / "API.md";
+  if (fs::is_regular_file(source, ec)) return source.string();
+  return installed.string();
+}
+
+std::shared_ptr<CLI::FormatterBase> help_formatter() { return std::make_shared<HelpFormatter>(); }
+
+std::string parse_error_text(const CLI::App& app, const CLI::ParseError& e, int argc, const char* const* argv) {
+  const std::string what = e.what();
+  std::smatch m;
+  auto is = [&](const char* pattern) { return std::regex_match(what, m, std::regex(pattern)); };
+  const CLI::App* sub = named_subcommand(app, argc, argv);
+  auto is_flag = [&](const std::string& name) {
+    const CLI::Option* o = sub->get_option_no_throw(name);
+    if (!o) o = app.get_option_no_throw(name);
+    return o && o->get_expected_max() == 0;
+  };
+  if (is_kind<CLI::ExtrasError>(e)) {
+    if (std::string u = unknown_option(app, argc, argv); !u.empty()) return u;
+    // In command-line order (CLI11's text lists them last first).
+    const std::vector<std::string> extra = sub->remaining();
+    std::string listed;
+    for (const std::string& arg : extra) listed += (listed.empty() ? "" : " ") + arg;
+    if (!extra.empty()) return (extra.size() == 1 ? "unexpected argument: " : "unexpected arguments: ") + listed;
+  } else if (is_kind<CLI::RequiredError>(e)) {
+    if (is("A subcommand is required")) {
+      std::string names;
+      for (const CLI::App* s : app.get_subcommands({})) names += (names.empty() ? "" : ", ") + s->get_name();
+      return "no subcommand: give one of " + names;
+    }
+    if (is("(\\S+) is required")) {
+      std::string name = m[1].str();
+      if (name.rfind("-", 0) == 0) return name + ": must be given";
+      for (char& ch : name) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+      return sub->get_name() + " needs " + name;
+    }
+  } else if (is_kind<CLI::ArgumentMismatch>(e)) {
+    if (is("(\\S+): At Most 1 required but received (\\d+)")) return m[1].str() + ": given " + m[2].str() + " times; give it once";
+    if (is("(\\S+): At Most (\\d+) required but received (\\d+)"))
+      return m[1].str() + ": given " + m[3].str() + " times; give it at most " + m[2].str() + " times";
+    if (is("(\\S+): \\d+ required \\S+ missing")) return m[1].str() + ": needs a value";
+    if (is("(\\S+): At least (\\d+) required but received (\\d+)"))
+      return m[1].str() + ": needs " + m[2].str() + " values, got " + m[3].str();
+    if (is("Expected (?:exactly|at least) (\\d+) arguments to (\\S+), got (\\d+)"))
+      return m[2].str() + ": needs " + m[1].str() + " values, got " + m[3].str();
+    if (is("(\\S+) was given a disallowed flag override")) return m[1].str() + ": takes no value";
+  } else if (is_kind<CLI::ExcludesError>(e)) {
+    if (is("(\\S+) excludes (\\S+)")) return m[1].str() + ": does not apply with " + m[2].str();
+  } else if (is_kind<CLI::RequiresError>(e)) {
+    if (is("(\\S+) requires (\\S+)")) return m[1].str() + ": applies with " + m[2].str();
+  } else if (is_kind<CLI::ConversionError>(e)) {
+    std::string name, value;
+    if (is("Could not convert: (\\S+) = (.*)")) name = m[1], value = m[2];
+    else if (is("The value (.*) is not an allowed value for (\\S+)")) name = m[2], value = m[1];
+    else if (is("(\\S+): (too many inputs for a flag|Should be true/false or a number)")) name = m[1];
+    if (!name.empty() && is_flag(name)) return name + ": takes no value" + (value.empty() ? "" : " (got '" + value + "')");
+    if (!name.empty()) return name + ": '" + value + "' is not a valid value";
+  } else if (is_kind<CLI::ValidationError>(e)) {
+    // The checks registered are the command's own (whole_number, real_number, one_of): their
+    // text is already its words. CLI11's own range check, should one be registered again:
+    if (is("(\\S+): Value (.*) not in range (\\S+) to (\\S+)"))
+      return m[1].str() + ": must be from " + m[3].str() + " to " + m[4].str() + ", not '" + m[2].str() + "'";
+  }
+  return what;
+}
+
 namespace {
 
 // The edit distance of two names (insertions, deletions, substitutions, and swaps of neighbours).
@@ -55,11 +227,7 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
 }  // namespace
 
 std::string unknown_option(const CLI::App& app, int argc, const char* const* argv) {
-  // The subcommand is argv[1] (main() has refused an unknown one), else the command itself.
-  const CLI::App* sub = &app;
-  if (argc > 1 && argv[1][0] != '-')
-    for (const CLI::App* s : app.get_subcommands({}))
-      if (s->get_name() == argv[1]) sub = s;
+  const CLI::App* sub = named_subcommand(app, argc, argv);
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--") break;

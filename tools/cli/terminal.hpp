@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,6 +14,9 @@
 
 namespace CLI {
 class App;
+class FormatterBase;
+class ParseError;
+class Validator;
 }
 
 namespace tilespace::cli {
@@ -26,6 +30,31 @@ void add_common(CLI::App* app, Common& c, bool goal = true, bool json_flag = tru
 // A CLI11 check that a value is a whole number in [lo, hi], worded as parse_whole (numbers.hpp)
 // words it: "must be a whole number from 0 to 1024, not 'abc' (not a whole number)".
 std::function<std::string(const std::string&)> whole_number(std::uint64_t lo, std::uint64_t hi);
+
+// A CLI11 check that a value is a number in [lo, hi], worded as parse_real (numbers.hpp) words
+// it: "must be a number from 0 to 1000000000, not 'x'" (lo_open: "above 0 and at most ...").
+std::function<std::string(const std::string&)> real_number(double lo, double hi, bool lo_open = false);
+
+// A CLI11 check that a value is one of `values` (shown in the help as {a,b}), worded as the
+// library words a bad metric: "'x' is not a metric (single, multi)"; `what` names the kind.
+CLI::Validator one_of(const std::string& what, const std::vector<std::string>& values);
+
+// The help's layout: every option's description in its own column, at least two spaces after its
+// names (or on the next line), and the options an option excludes said in its description
+// ("(not with --csv or --md)") instead of CLI11's "Excludes: --csv --md" among the names.
+std::shared_ptr<CLI::FormatterBase> help_formatter();
+
+// The one line that says what is wrong with the command line, in the command's words, for each
+// kind of CLI11 parse error (an unknown option, an unexpected argument, no subcommand, a missing
+// argument, an option given twice or without its value, options that exclude each other, a value
+// refused by a check or that does not convert); CLI11's own text only for a kind none of these is.
+std::string parse_error_text(const CLI::App& app, const CLI::ParseError& e, int argc, const char* const* argv);
+
+// Where the HTTP API's document (API.md) is, found at run time: installed beside the command
+// (<prefix>/share/doc/tilespace/API.md, the command in <prefix>/bin), else the source tree's
+// tools/viewer/API.md (the command run from its build folder); where it would be installed when
+// neither exists.
+std::string api_document();
 
 // When `argv` holds an option that neither the subcommand given nor the command knows, the error
 // for it, with the nearest option's name when one is close ("unknown option --gaol; did you mean

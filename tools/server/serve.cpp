@@ -87,7 +87,8 @@ int cmd_serve(Common& c, const ServeFlags& f) {
     sigwait(&stop_signals, &sig);
     server.stop();
   });
-  std::printf("listening on http://%s:%d/\n", at.host.c_str(), at.port);
+  const std::string listening = "listening on http://" + at.host + ":" + std::to_string(at.port) + "/";
+  std::printf("%s\n", (c.wording ? c.wording(listening) : listening).c_str());
   std::fflush(stdout);
   server.run();
   waiter.join();
