@@ -312,15 +312,16 @@ void CheckSummary::add(const LineVerdict& v) {
 }
 
 std::string junit_xml(const std::string& suite_name, const std::vector<JUnitCase>& cases) {
-  std::uint64_t failures = 0, errors = 0;
+  std::uint64_t failures = 0, errors = 0, skips = 0;
   double total = 0;
   for (const JUnitCase& c : cases) {
     failures += c.failed && !c.error;
     errors += c.failed && c.error;
+    skips += !c.failed && c.skipped;
     if (std::isfinite(c.seconds) && c.seconds > 0) total += c.seconds;
   }
   const std::string tests = std::to_string(cases.size()), failed = std::to_string(failures),
-                    erred = std::to_string(errors);
+                    erred = std::to_string(errors), skipped = std::to_string(skips);
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites";
   append_attribute(out, "tests", tests);
   append_attribute(out, "failures", failed);
@@ -330,7 +331,7 @@ std::string junit_xml(const std::string& suite_name, const std::vector<JUnitCase
   append_attribute(out, "tests", tests);
   append_attribute(out, "failures", failed);
   append_attribute(out, "errors", erred);
-  append_attribute(out, "skipped", "0");
+  append_attribute(out, "skipped", skipped);
   append_attribute(out, "time", seconds_text(total));
   out += ">\n";
   for (const JUnitCase& c : cases) {
@@ -338,6 +339,12 @@ std::string junit_xml(const std::string& suite_name, const std::vector<JUnitCase
     append_attribute(out, "name", c.name);
     append_attribute(out, "classname", c.classname);
     append_attribute(out, "time", seconds_text(c.seconds));
+    if (!c.failed && c.skipped) {
+      out += ">\n      <skipped";
+      append_attribute(out, "message", c.message);
+      out += "/>\n    </testcase>\n";
+      continue;
+    }
     if (!c.failed) {
       out += "/>\n";
       continue;

@@ -191,15 +191,21 @@ LoadedCheckpoint load_checkpoint(const std::filesystem::path& path, const Ranker
   };
   std::array<std::uint8_t, kHeaderSize> h{};
   const std::size_t got = read_all(h.data(), h.size());
+  // Every checkpoint version's header is kHeaderSize bytes with its checksum at offset 72: the
+  // checksum is verified before any field is believed (a damaged version field is corruption, not
+  // another version), and a damaged magic on an otherwise intact header is corruption too.
+  const std::string damaged = "checkpoint header checksum mismatch: the checkpoint is corrupt";
+  const bool intact =
+      got == kHeaderSize && detail::header_checksum(h, kChecksumOffset, kHeaderSize, kCheckpointMagic) ==
+                                get<std::uint64_t>(h, kChecksumOffset);
   if (got < kCheckpointMagic.size() || std::memcmp(h.data(), kCheckpointMagic.data(), kCheckpointMagic.size()) != 0)
-    throw bad("not a tilespace checkpoint (bad magic)");
+    throw bad(intact ? damaged : "not a tilespace checkpoint (bad magic)");
   if (got < kHeaderSize) throw bad("truncated checkpoint header");
+  if (!intact) throw bad(damaged);
   const auto version = get<std::uint32_t>(h, 8);
   if (version != kCheckpointVersion && version != 1)
     throw bad("checkpoint version " + std::to_string(version) + ", this build writes version " +
               std::to_string(kCheckpointVersion));
-  if (detail::header_checksum(h, kChecksumOffset) != get<std::uint64_t>(h, kChecksumOffset))
-    throw bad("checkpoint header checksum mismatch: the checkpoint is corrupt");
   // A checkpoint of a two-bit table (kind 3).
   if (!format_version_readable(get<std::uint32_t>(h, 12), kKindTwoBitTable))
     throw bad("a checkpoint for database format version " + std::to_string(get<std::uint32_t>(h, 12)) +

@@ -45,6 +45,39 @@ constexpr std::size_t kAutomatonDepthOffset = 136, kAutomatonForbiddenOffset = 1
 constexpr std::uint32_t kAutomatonMaxDepth = 30;  // search/automaton.hpp: MoveAutomaton::kMaxDepth
 constexpr std::uint32_t kNoState = 0xFFFFFFFFu;   // kind 4: a pruned move
 
+// The frame every format version keeps (database.hpp, "Versions"): where the header's checksum is
+// and how many bytes it covers. Versions 1 to kFormatVersion have kHeaderSize-byte headers,
+// whatever their header-size field says (a damaged one is caught by the checksum); another
+// version's header is the size it states, its checksum at offset 56. Version 1 kept the checksum
+// at 72.
+struct HeaderFrame {
+  std::size_t size = kHeaderSize, checksum_offset = kHeaderChecksumOffset;
+};
+constexpr std::uint64_t kMaxFrameSize = std::uint64_t{1} << 20;  // a larger stated header is damage
+
+HeaderFrame header_frame(std::uint32_t version, std::uint32_t stated_size) {
+  HeaderFrame f;
+  if (version == 1) f.checksum_offset = 72;
+  if (version < 1 || version > kFormatVersion) f.size = stated_size;
+  return f;
+}
+
+enum class HeaderCheck { intact, damaged, truncated };
+
+// Whether the header at the start of `bytes` is intact as written, its magic taken as kMagic
+// whatever it holds (the caller tells a foreign file from a damaged magic): its checksum is
+// verified before any other field is believed. `frame` is set when the file is long enough.
+HeaderCheck check_header(std::span<const std::uint8_t> bytes, HeaderFrame& frame) {
+  if (bytes.size() < 16) return HeaderCheck::truncated;
+  frame = header_frame(get<std::uint32_t>(bytes, 8), get<std::uint32_t>(bytes, 12));
+  if (frame.size < frame.checksum_offset + 8 || frame.size > kMaxFrameSize) return HeaderCheck::damaged;
+  if (bytes.size() < frame.size) return HeaderCheck::truncated;
+  return detail::header_checksum(bytes, frame.checksum_offset, frame.size, kMagic) ==
+                 get<std::uint64_t>(bytes, frame.checksum_offset)
+             ? HeaderCheck::intact
+             : HeaderCheck::damaged;
+}
+
 std::uint64_t chunk_count(std::uint64_t payload, std::uint32_t log2) {
   return (payload + (std::uint64_t{1} << log2) - 1) >> log2;
 }
@@ -306,10 +339,20 @@ bool format_version_readable(std::uint32_t version, std::uint8_t kind) noexcept 
 bool database_outdated(const std::filesystem::path& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return false;
-  std::array<std::uint8_t, 17> h{};
-  const auto got = ::read(fd, h.data(), h.size());
+  std::array<std::uint8_t, kHeaderSize> h{};
+  std::size_t got = 0;
+  while (got < h.size()) {
+    const ssize_t r = ::read(fd, h.data() + got, h.size() - got);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) break;
+    got += static_cast<std::size_t>(r);
+  }
   ::close(fd);
-  if (got != static_cast<ssize_t>(h.size()) || std::memcmp(h.data(), kMagic.data(), kMagic.size()) != 0) return false;
+  // Only an intact header of an older version: a damaged one is corruption, which loading reports.
+  HeaderFrame frame;
+  if (got < kMagic.size() || std::memcmp(h.data(), kMagic.data(), kMagic.size()) != 0 ||
+      check_header(std::span<const std::uint8_t>(h.data(), got), frame) != HeaderCheck::intact)
+    return false;
   const auto version = get<std::uint32_t>(h, 8);
   return version < kFormatVersion && !format_version_readable(version, h[16]);
 }
@@ -333,19 +376,28 @@ LoadedDatabase load_checked(const std::filesystem::path& path, const std::string
   auto bad = [&](const std::string& what) { return DataError(name + ": " + what); };
   auto file = std::make_shared<const MappedFile>(path);
   const auto bytes = file->bytes();
+  // The header's checksum is verified before any field is believed: a damaged header is corrupt,
+  // whatever its version field now says; only an intact header is taken for another version.
+  const std::string damaged = "header checksum mismatch: the header is corrupt";
+  HeaderFrame frame;
+  const HeaderCheck header = check_header(bytes, frame);
   if (bytes.size() < kMagic.size() || std::memcmp(bytes.data(), kMagic.data(), kMagic.size()) != 0)
-    throw bad("not a tilespace database (bad magic)");
-  if (bytes.size() < kHeaderSize)
-    throw bad("truncated: " + std::to_string(bytes.size()) + " bytes, shorter than the " +
-              std::to_string(kHeaderSize) + "-byte header");
+    // A damaged magic on an otherwise intact header is corruption too, not a foreign file.
+    throw bad(header == HeaderCheck::intact ? damaged : "not a tilespace database (bad magic)");
+  switch (header) {
+    case HeaderCheck::truncated:
+      throw bad("truncated: " + std::to_string(bytes.size()) + " bytes, shorter than the " +
+                std::to_string(bytes.size() < 16 ? kHeaderSize : frame.size) + "-byte header");
+    case HeaderCheck::damaged: throw bad(damaged);
+    case HeaderCheck::intact: break;
+  }
   const auto version = get<std::uint32_t>(bytes, 8);
   if (!format_version_readable(version, bytes[16]))
+    // One remedy: the command that rebuilds the file when the caller names one (with_rebuild).
     throw bad((version == 2 ? "a pattern database of format version 2, without chunk checksums: this build reads version "
                             : "format version " + std::to_string(version) + ", this build reads version ") +
-              std::to_string(kFormatVersion) + " (delete the file: it is rebuilt when next needed)");
+              std::to_string(kFormatVersion) + (rebuild.empty() ? " (delete the file: it is rebuilt when next needed)" : ""));
   if (get<std::uint32_t>(bytes, 12) != kHeaderSize) throw bad("unexpected header size");
-  if (detail::header_checksum(bytes, kHeaderChecksumOffset) != get<std::uint64_t>(bytes, kHeaderChecksumOffset))
-    throw bad("header checksum mismatch: the header is corrupt");
 
   LoadedDatabase db;
   db.info.kind = bytes[16];

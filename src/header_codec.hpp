@@ -12,6 +12,7 @@
 #include <cstring>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "tilespace/database.hpp"
 
@@ -31,10 +32,14 @@ T get(std::span<const std::uint8_t> header, std::size_t offset) {
   return v;
 }
 
-// XXH3 of the kHeaderSize bytes of `header`, its 8-byte checksum field at `checksum_offset` taken as 0.
-inline std::uint64_t header_checksum(std::span<const std::uint8_t> header, std::size_t checksum_offset) {
-  std::array<std::uint8_t, kHeaderSize> copy;
-  std::memcpy(copy.data(), header.data(), kHeaderSize);
+// XXH3 of the first `size` bytes of `header` (kHeaderSize unless told), its 8-byte checksum field
+// at `checksum_offset` taken as 0 and, when `magic` is given, its first bytes taken as `magic`:
+// the checksum of a header whose magic alone was damaged still matches then (a damaged header, not
+// a foreign file).
+inline std::uint64_t header_checksum(std::span<const std::uint8_t> header, std::size_t checksum_offset,
+                                     std::size_t size = kHeaderSize, std::span<const char> magic = {}) {
+  std::vector<std::uint8_t> copy(header.begin(), header.begin() + static_cast<std::ptrdiff_t>(size));
+  if (!magic.empty()) std::memcpy(copy.data(), magic.data(), magic.size());
   std::memset(copy.data() + checksum_offset, 0, 8);
   return XXH3_64bits(copy.data(), copy.size());
 }

@@ -197,9 +197,8 @@ std::string bytes_differ(const std::string& a, const std::string& b) {
          std::to_string(at.first - a.begin());
 }
 
-void reseal_header(std::string& bytes, std::size_t offset) {
-  constexpr std::size_t kHeader = 4096;
-  std::string h = bytes.substr(0, kHeader);
+void reseal_header(std::string& bytes, std::size_t offset, std::size_t header_size) {
+  std::string h = bytes.substr(0, header_size);
   std::memset(h.data() + offset, 0, 8);
   put_at<std::uint64_t>(bytes, offset, XXH3_64bits(h.data(), h.size()));
 }

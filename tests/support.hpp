@@ -95,7 +95,8 @@ void put_at(std::string& bytes, std::size_t off, T v) {
 // Recomputes the XXH3-64 header checksum stored at `offset` (over the 4096-byte header with that
 // field zeroed: database.hpp offset 56, checkpoint.hpp offset 72), so that a patched field is met
 // by the check of that field rather than by the checksum.
-void reseal_header(std::string& bytes, std::size_t offset);
+// `header_size`: the bytes the checksum covers (another format version's stated header size).
+void reseal_header(std::string& bytes, std::size_t offset, std::size_t header_size = 4096);
 
 // Fills `folder` (created if missing) with the pattern databases and the move automaton that the
 // default 4x4 search builds for `goal` (tiles as text), as if a command had built them there. They

@@ -468,7 +468,8 @@ TEST_CASE("check: CheckSummary counts verdicts, passes and the excess of longer 
   add(Verdict::undecided, 40);
   CHECK(sum.lines == 11);
   CHECK(sum.passed == 2);
-  CHECK(sum.failed() == 9);  // undecided is not a pass
+  CHECK(sum.failed() == 7);     // undecided is not a pass, and not a failure either
+  CHECK(sum.undecided() == 2);  // every line is passed, failed or undecided
   CHECK(sum.total_excess == 12);
   const std::uint64_t by[kVerdicts] = {2, 1, 1, 2, 1, 1, 1, 2};
   for (int i = 0; i < kVerdicts; ++i) {
@@ -476,6 +477,36 @@ TEST_CASE("check: CheckSummary counts verdicts, passes and the excess of longer 
     CHECK(sum.by_verdict[i] == by[i]);
   }
   CHECK(CheckSummary{}.failed() == 0);
+  CHECK(CheckSummary{}.undecided() == 0);
+}
+
+TEST_CASE("check: junit_xml writes a skipped case as <skipped message=reason>, counted in skipped= only", "[check]") {
+  std::vector<JUnitCase> cases(3);
+  cases[0].name = "line 1";
+  cases[1].name = "line 2";
+  cases[1].skipped = true;
+  cases[1].message = "could not prove the optimum within the limits (claimed 57 moves) <&>";
+  cases[2].name = "line 3";
+  cases[2].failed = true;
+  cases[2].failure_type = "longer";
+  cases[2].message = "5 moves, 2 more than the optimal 3";
+  const Element root = read_xml(junit_xml("s", cases));
+  CHECK(root.attributes.at("tests") == "3");
+  CHECK(root.attributes.at("failures") == "1");
+  CHECK(root.attributes.at("errors") == "0");
+  const Element& suite = root.children.at(0);
+  CHECK(suite.attributes.at("tests") == "3");
+  CHECK(suite.attributes.at("failures") == "1");
+  CHECK(suite.attributes.at("errors") == "0");
+  CHECK(suite.attributes.at("skipped") == "1");
+  REQUIRE(suite.children.size() == 3);
+  CHECK(suite.children[0].children.empty());
+  REQUIRE(suite.children[1].children.size() == 1);
+  const Element& skipped = suite.children[1].children[0];
+  CHECK(skipped.name == "skipped");
+  CHECK(skipped.attributes.at("message") == cases[1].message);
+  CHECK(skipped.children.empty());
+  CHECK(suite.children[2].children.at(0).name == "failure");
 }
 
 TEST_CASE("check: junit_xml is well-formed for any names and messages, cases in order", "[check]") {

@@ -548,6 +548,44 @@ TEST_CASE("check cli: --junit writes well-formed XML, one testcase per line in o
   CHECK(temporaries(f.path()).empty());
 }
 
+TEST_CASE("check cli: a check stopped by an error leaves no --junit report of an earlier run", "[checkcli]") {
+  // A CI job reads the report after the command: one from an earlier run must not pass for this
+  // run's when this one stopped before reporting (docs/check.md).
+  Folder f;
+  write_file(f / "good.txt", "123456708\t\tR\n");
+  write_file(f / "empty.txt", "# no answers\n");
+  const fs::path report = f / "report.xml";
+  auto earlier = [&] {
+    REQUIRE(run_cli("check good.txt --junit report.xml", f.path()).rc == 0);
+    REQUIRE(fs::exists(report));
+  };
+  const std::vector<std::pair<std::string, int>> stops = {
+      {"check missing.txt --junit report.xml", tilespace::kExitInput},           // no input file
+      {"check empty.txt --junit report.xml", tilespace::kExitInput},             // no answer in it
+      {"check good.txt --junit report.xml --max-seconds 0", tilespace::kExitInput},  // a bad option value
+      {"check good.txt --junit report.xml --board 2x2x2", tilespace::kExitInput},
+      {"check good.txt --junit report.xml --db no/such/folder", tilespace::kExitData},  // no table to be had
+  };
+  for (const auto& [args, code] : stops) {
+    CAPTURE(args);
+    earlier();
+    const RunResult r = run_cli(args, f.path());
+    CHECK(r.rc == code);
+    CHECK(newlines(r.err) == 1);
+    CHECK_FALSE(fs::exists(report));
+  }
+  // Never the input (the report named as the input file), nor a device.
+  write_file(f / "same.txt", "123456708\t\tR\n");
+  CHECK(run_cli("check same.txt --junit same.txt --max-seconds 0", f.path()).rc == tilespace::kExitInput);
+  CHECK(testing::read_file(f / "same.txt") == "123456708\t\tR\n");
+  CHECK(run_cli("check missing.txt --junit /dev/null", f.path()).rc == tilespace::kExitInput);
+  CHECK(fs::is_character_file("/dev/null"));
+  // A run that reports writes its report (exit 1 and 2 included).
+  write_file(f / "longer.txt", "123456708\t\tRLR\n");
+  CHECK(run_cli("check longer.txt --junit report.xml", f.path()).rc == tilespace::kExitUnreachable);
+  CHECK(fs::exists(report));
+}
+
 TEST_CASE("check cli: --junit to /dev/full exits 3 naming it", "[checkcli]") {
   Folder f;
   write_file(f / "good.txt", "123456708\t\tR\n");
@@ -707,6 +745,58 @@ TEST_CASE("check cli: 4x4 lines are checked against pattern databases", "[checkc
   CHECK(uj["undecided"] == 1);
   CHECK(uj["failed"] == 0);
   CHECK(uj["verdicts"][0]["verdict"] == "undecided");
+
+  // One meaning in every output: an undecided line is not a failure, reported on its own. The
+  // hard line beside a passing line and a failing one (both decided within the first 1024
+  // expansions): text, JSON and JUnit count 1 passed, 1 failed, 1 undecided; failed_by_kind holds
+  // failures only; JUnit makes the undecided line a <skipped> with its reason. Exit 1: a failure
+  // outranks an undecided line.
+  write_file(dir / "mixed.txt", hard + "\t\t50\n"
+                                "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15\t\tR\n"
+                                "1 2 3 4 5 6 7 8 9 10 11 12 0 13 14 15\t\t5\n");
+  const std::string hard_run = "check mixed.txt --board 4x4 --threads 2 --max-seconds 0.000000001";
+  r = run_cli(hard_run + " --junit mixed.xml", dir.path);
+  CHECK(r.rc == tilespace::kExitUnreachable);
+  lines = split_lines(r.out);
+  REQUIRE(lines.size() == 4);
+  CHECK(lines[0] == "line 1: undecided: could not prove the optimum within the limits (claimed 50 moves)");
+  check_summary(lines[3], "checked 3 lines: 1 passed, 1 failed (1 wrong-length), 1 undecided, 0 malformed; "
+                          "0 moves in excess in all; ");
+  r = run_cli(hard_run + " --json", dir.path);
+  CHECK(r.rc == tilespace::kExitUnreachable);
+  const json mj = json::parse(r.out);
+  CHECK(mj["lines"] == 3);
+  CHECK(mj["passed"] == 1);
+  CHECK(mj["failed"] == 1);
+  CHECK(mj["undecided"] == 1);
+  CHECK(mj["malformed"] == 0);
+  CHECK_FALSE(mj["failed_by_kind"].contains("undecided"));
+  std::uint64_t by_kind = 0;
+  for (const auto& [kind, n] : mj["failed_by_kind"].items()) by_kind += n.get<std::uint64_t>();
+  CHECK(by_kind == 1);
+  XmlNode root;
+  REQUIRE_NOTHROW(root = XmlReader(testing::read_file(dir / "mixed.xml")).document());
+  CHECK(root.attrs.at("tests") == "3");
+  CHECK(root.attrs.at("failures") == "1");
+  CHECK(root.attrs.at("errors") == "0");
+  REQUIRE(root.kids.size() == 1);
+  const XmlNode& suite = root.kids[0];
+  CHECK(suite.attrs.at("failures") == "1");
+  CHECK(suite.attrs.at("skipped") == "1");
+  REQUIRE(suite.kids.size() == 3);
+  REQUIRE(suite.kids[0].kids.size() == 1);
+  CHECK(suite.kids[0].kids[0].name == "skipped");
+  CHECK(suite.kids[0].kids[0].attrs.at("message") ==
+        "could not prove the optimum within the limits (claimed 50 moves)");
+  CHECK(suite.kids[1].kids.empty());
+  REQUIRE(suite.kids[2].kids.size() == 1);
+  CHECK(suite.kids[2].kids[0].name == "failure");
+  // Undecided and nothing failed: exit 4, and the report says skipped, not failed.
+  r = run_cli("check hard.txt --board 4x4 --threads 2 --max-seconds 0.000000001 --junit hard.xml", dir.path);
+  CHECK(r.rc == tilespace::kExitResource);
+  REQUIRE_NOTHROW(root = XmlReader(testing::read_file(dir / "hard.xml")).document());
+  CHECK(root.attrs.at("failures") == "0");
+  CHECK(root.kids.at(0).attrs.at("skipped") == "1");
 
   // --max-seconds must be above 0.
   check_error(run_cli("check fifteen.txt --board 4x4 --max-seconds 0", dir.path), tilespace::kExitInput,

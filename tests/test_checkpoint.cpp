@@ -323,11 +323,11 @@ TEST_CASE("foreign, truncated and corrupt checkpoints are refused with a DataErr
   refused_here("engine0.ckpt", lie([](std::string& x) { x[16] = 0; }), "engine");
   refused_here("version.ckpt", lie([](std::string& x) { put_at<std::uint32_t>(x, 8, kCheckpointVersion + 1); }),
                "checkpoint version");
-  refused_here("version-raw.ckpt", [&] {
+  refused_here("version-raw.ckpt", [&] {  // a damaged version field is corruption, not another version
     std::string x = bytes;
     put_at<std::uint32_t>(x, 8, kCheckpointVersion + 1);
     return x;
-  }(), "checkpoint version");
+  }(), "checkpoint header checksum mismatch: the checkpoint is corrupt");
   refused_here("format.ckpt", lie([](std::string& x) { put_at<std::uint32_t>(x, 12, kFormatVersion + 1); }),
                "format version " + std::to_string(kFormatVersion + 1));
   refused_here("format-raw.ckpt", [&] {
@@ -404,6 +404,44 @@ TEST_CASE("foreign, truncated and corrupt checkpoints are refused with a DataErr
     return testing::read_file(dir / "t.tsdb");
   }(), "not a tilespace checkpoint");
   CHECK_THAT(load_error(dir / "absent.ckpt", ranker, whole(ranker)), Contains("absent.ckpt"));
+}
+
+TEST_CASE("a checkpoint's damaged header is called damaged, every byte of it; an intact one of another version is "
+          "another version",
+          "[two-bit][checkpoint]") {
+  TempDir dir;
+  const Board b(2, 3);
+  const Ranker ranker(b, 5);
+  const auto snaps = snapshots(b, 5);
+  const auto file = dir / "small.ckpt";
+  save_checkpoint(file, ranker, snaps.at(snaps.size() / 2).progress, snaps.at(snaps.size() / 2).fields, whole(ranker));
+  const std::string bytes = testing::read_file(file);
+  REQUIRE(load_error(file, ranker, whole(ranker)).empty());
+  const int fd = ::open(file.c_str(), O_RDWR | O_CLOEXEC);
+  REQUIRE(fd >= 0);
+  std::uint64_t wrong = 0;
+  for (std::size_t at = 0; at < kHeaderSize; ++at) {
+    for (const int mask : {0x01, 0x02, 0x80, 0xFF}) {
+      if (at >= 96 && mask != 0x01) break;
+      const char flipped = static_cast<char>(bytes[at] ^ static_cast<char>(mask));
+      REQUIRE(::pwrite(fd, &flipped, 1, static_cast<off_t>(at)) == 1);
+      const std::string msg = load_error(file, ranker, whole(ranker));
+      if (msg != file.string() + ": checkpoint header checksum mismatch: the checkpoint is corrupt" && ++wrong <= 5)
+        FAIL_CHECK("byte " << at << " ^ " << int(mask) << ": " << (msg.empty() ? "loaded" : msg));
+    }
+    REQUIRE(::pwrite(fd, &bytes[at], 1, static_cast<off_t>(at)) == 1);
+  }
+  ::close(fd);
+  CHECK(wrong == 0);
+  REQUIRE(load_error(file, ranker, whole(ranker)).empty());
+  // Intact (resealed), another checkpoint version: named as such.
+  std::string x = bytes;
+  put_at<std::uint32_t>(x, 8, kCheckpointVersion + 1);
+  reseal(x);
+  testing::write_file(file, x);
+  CHECK(load_error(file, ranker, whole(ranker)) ==
+        file.string() + ": checkpoint version " + std::to_string(kCheckpointVersion + 1) + ", this build writes version " +
+            std::to_string(kCheckpointVersion));
 }
 
 // Found by fuzzing (tests/fuzz/fuzz_checkpoint): a checkpoint whose checksums match but whose fields

@@ -1,5 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstring>
 #include <fstream>
@@ -12,8 +15,11 @@
 #include "tilespace/database.hpp"
 #include "tilespace/distance_table.hpp"
 #include "tilespace/errors.hpp"
+#include "tilespace/pdb/database.hpp"
+#include "tilespace/pdb/zero_aware.hpp"
 #include "tilespace/problem.hpp"
 #include "tilespace/query.hpp"
+#include "tilespace/search/automaton.hpp"
 #include "tilespace/table_store.hpp"
 
 using namespace tilespace;
@@ -133,6 +139,12 @@ TEST_CASE("corrupt, truncated and foreign database files are rejected with a mes
     const auto p = fresh("ver.tsdb");
     const std::uint32_t v = kFormatVersion + 1;
     patch(p, 8, std::string(reinterpret_cast<const char*>(&v), 4));
+    // The version field changed behind the checksum's back: a damaged header, not a version.
+    CHECK_THAT(load_error(p), Catch::Contains("header checksum mismatch"));
+    // An intact header of that version (its checksum as a writer of it would compute it).
+    std::string newer = testing::read_file(p);
+    testing::reseal_header(newer, 56);
+    testing::write_file(p, newer);
     CHECK_THAT(load_error(p), Catch::Contains("format version " + std::to_string(v)));
   }
   SECTION("a version-2 table is still read: its layout is unchanged") {
@@ -141,8 +153,9 @@ TEST_CASE("corrupt, truncated and foreign database files are rejected with a mes
     testing::reseal_header(old, 56);
     testing::write_file(dir / "v2.tsdb", old);
     CHECK(load_database(dir / "v2.tsdb").info.entries == load_database(fresh("v3.tsdb")).info.entries);
+    // Version 1 kept its header checksum at offset 72 (database.hpp, "Versions").
     testing::put_at<std::uint32_t>(old, 8, 1);
-    testing::reseal_header(old, 56);
+    testing::reseal_header(old, 72);
     testing::write_file(dir / "v1.tsdb", old);
     CHECK_THAT(load_error(dir / "v1.tsdb"), Catch::Contains("format version 1"));
   }
@@ -153,6 +166,160 @@ TEST_CASE("corrupt, truncated and foreign database files are rejected with a mes
     std::filesystem::create_directories(dir / "folder.tsdb");
     CHECK_THAT(load_error(dir / "folder.tsdb"), Catch::Contains("not a regular file"));
   }
+}
+
+// Issue 46, item 7: a flipped bit in byte 9 of a .tsdb read as "format version 259 ... (delete the
+// file ...); rebuild it with ...": two remedies for what is corruption. The header's checksum is
+// verified before any field is believed (database.hpp, "Versions").
+TEST_CASE("a damaged header is called damaged, every byte of it, in every kind of file; only an intact header of "
+          "another version gets the version message",
+          "[database]") {
+  TempDir dir;
+  const Board b(2, 3);
+  const State goal = canonical_goal(b, 5);
+  const pdb::Pattern pattern{{1, 2}};
+  // A small file of each of the six kinds that share the header.
+  std::vector<std::filesystem::path> files;
+  auto table = [&](const std::string& name, const DistanceTable& t) {
+    files.push_back(dir / name);
+    save_database(files.back(), t.info(), t.payload());
+  };
+  table("bytes.tsdb", DistanceTable::build(b, 5));
+  table("two-bit.tsdb", DistanceTable::build_two_bit(b, 5, {}, nullptr, nullptr, 2));
+  table("one-bit.tsdb", DistanceTable::build_two_bit(b, 5, {}, nullptr, nullptr, 1));
+  files.push_back(dir / "p.pdb");
+  pdb::PatternDatabase::build(goal, pattern).save(files.back());
+  files.push_back(dir / "z.zpdb");
+  pdb::ZeroAwareDatabase::build(goal, pattern).save(files.back());
+  files.push_back(dir / "moves-d3.fsm");
+  search::MoveAutomaton::build(3).save(files.back());
+  const std::string rebuild = "tilespace build --board 2x3 --force";
+
+  for (const auto& file : files) {
+    INFO(file.filename().string());
+    const std::string bytes = testing::read_file(file);
+    REQUIRE(bytes.size() > kHeaderSize);
+    REQUIRE_NOTHROW(load_database(file, rebuild));
+    CHECK_FALSE(database_outdated(file));
+    const int fd = ::open(file.c_str(), O_RDWR | O_CLOEXEC);
+    REQUIRE(fd >= 0);
+    // Every byte of the header flipped in one bit (of the byte table's, the issue's file: all 4096;
+    // of the others, the fields' first 256 bytes: a load maps the file, and the unmapping is most
+    // of the test's time), the first 160 bytes (magic, version, header size, checksums, board, goal,
+    // pattern, chunk fields, metric) in several patterns too: each load says the header is
+    // corrupt, with the one remedy of rebuilding, never a version.
+    const std::size_t flipped_bytes = file == files[0] ? kHeaderSize : 256;
+    std::uint64_t wrong = 0, loads = 0;
+    for (std::size_t at = 0; at < flipped_bytes; ++at) {
+      for (const int mask : {0x01, 0x02, 0x10, 0x80, 0xFF}) {
+        if (at >= 160 && mask != 0x01) break;
+        const char flipped = static_cast<char>(bytes[at] ^ static_cast<char>(mask));
+        REQUIRE(::pwrite(fd, &flipped, 1, static_cast<off_t>(at)) == 1);
+        std::string msg;
+        try {
+          load_database(file, rebuild);
+        } catch (const DataError& e) {
+          msg = e.what();
+        }
+        ++loads;
+        const bool ok = msg.find(file.string() + ": header checksum mismatch: the header is corrupt; rebuild it with: " +
+                                 rebuild) == 0 &&
+                        msg.find("version") == std::string::npos && msg.find("delete the file") == std::string::npos;
+        if (!ok && ++wrong <= 5) FAIL_CHECK("byte " << at << " ^ " << int(mask) << ": " << (msg.empty() ? "loaded" : msg));
+        // A damaged header is not an older format to rebuild silently (the stores' check).
+        if (at == 8 && database_outdated(file)) FAIL_CHECK("byte 8 ^ " << int(mask) << ": taken as an older format");
+      }
+      REQUIRE(::pwrite(fd, &bytes[at], 1, static_cast<off_t>(at)) == 1);
+    }
+    ::close(fd);
+    CHECK(wrong == 0);
+    CHECK(loads == flipped_bytes + 160 * 4);
+    REQUIRE_NOTHROW(load_database(file, rebuild));
+
+    // An intact header of another version (its checksum recomputed where that version keeps it):
+    // the version message, with one remedy.
+    const auto forged = dir / ("forged-" + file.filename().string());
+    auto version_error = [&](std::uint32_t version, std::size_t checksum_at, const std::string& remedy) {
+      std::string x = bytes;
+      testing::put_at<std::uint32_t>(x, 8, version);
+      testing::reseal_header(x, checksum_at);
+      testing::write_file(forged, x);
+      try {
+        load_database(forged, remedy);
+      } catch (const DataError& e) {
+        return std::string(e.what());
+      }
+      return std::string("loaded");
+    };
+    const std::string next = std::to_string(kFormatVersion + 1), now = std::to_string(kFormatVersion);
+    CHECK(version_error(kFormatVersion + 1, 56, rebuild) ==
+          forged.string() + ": format version " + next + ", this build reads version " + now + "; rebuild it with: " + rebuild);
+    CHECK(version_error(kFormatVersion + 1, 56, "") == forged.string() + ": format version " + next +
+                                                           ", this build reads version " + now +
+                                                           " (delete the file: it is rebuilt when next needed)");
+    CHECK(version_error(259, 56, rebuild).find(": format version 259, this build reads version") != std::string::npos);
+    // Version 1 kept its checksum at offset 72: resealed at 56 it is a damaged header.
+    CHECK_THAT(version_error(1, 72, rebuild), Catch::Contains(": format version 1, this build reads version"));
+    CHECK_THAT(version_error(1, 56, rebuild), Catch::Contains("header checksum mismatch: the header is corrupt"));
+  }
+
+  // Another version's header covers the size it states: an intact 8192-byte header of version 4.
+  std::string x = testing::read_file(files[0]);
+  x.resize(8192 + 100, '\0');
+  testing::put_at<std::uint32_t>(x, 8, kFormatVersion + 1);
+  testing::put_at<std::uint32_t>(x, 12, 8192);
+  testing::reseal_header(x, 56, 8192);
+  testing::write_file(dir / "big-header.tsdb", x);
+  CHECK_THAT(load_error(dir / "big-header.tsdb"), Catch::Contains("format version " + std::to_string(kFormatVersion + 1)));
+  x[6000] ^= 1;  // inside its header
+  testing::write_file(dir / "big-header.tsdb", x);
+  CHECK_THAT(load_error(dir / "big-header.tsdb"), Catch::Contains("header checksum mismatch: the header is corrupt"));
+  // A foreign file is still foreign: neither its magic nor its checksum matches.
+  testing::write_file(dir / "text.tsdb", std::string(5000, 'a'));
+  CHECK_THAT(load_error(dir / "text.tsdb"), Catch::Contains("not a tilespace database (bad magic)"));
+}
+
+TEST_CASE("a damaged .tsdb header from the command line: exit 3, corrupt and one remedy, in English and Chinese",
+          "[database][cli]") {
+  TempDir dir;
+  REQUIRE(testing::run_cli("build --db D", dir.path).rc == 0);
+  const auto file = dir / "D/3x3-123456780.tsdb";
+  const std::string bytes = testing::read_file(file);
+  for (const std::size_t at : {0, 7, 8, 9, 10, 11, 12, 15, 16, 20, 56, 63, 72, 152, 256, 4095}) {
+    INFO("byte " << at);
+    std::string x = bytes;
+    x[at] = static_cast<char>(x[at] ^ 1);
+    testing::write_file(file, x);
+    const auto r = testing::run_cli("query 123456708 --db D", dir.path);
+    CHECK(r.rc == kExitData);
+    CHECK(r.out.empty());
+    CHECK(r.err == "tilespace: file error: D/3x3-123456780.tsdb: header checksum mismatch: the header is corrupt; "
+                   "rebuild it with: tilespace build --board 3x3 --force --db D\n");
+  }
+  std::string x = bytes;
+  x[9] = static_cast<char>(x[9] ^ 1);  // the issue's example: version 3 read as 259
+  testing::write_file(file, x);
+  auto r = testing::run_cli("query 123456708 --db D --lang zh", dir.path);
+  CHECK(r.rc == kExitData);
+  CHECK(r.err == "tilespace: 文件错误：D/3x3-123456780.tsdb：文件头校验和不符：文件头已损坏；重建命令：tilespace build "
+                 "--board 3x3 --force --db D\n");
+  // An intact header of another version: the version message, one remedy.
+  x = bytes;
+  testing::put_at<std::uint32_t>(x, 8, kFormatVersion + 1);
+  testing::reseal_header(x, 56);
+  testing::write_file(file, x);
+  const std::string next = std::to_string(kFormatVersion + 1), now = std::to_string(kFormatVersion);
+  r = testing::run_cli("query 123456708 --db D", dir.path);
+  CHECK(r.rc == kExitData);
+  CHECK(r.err == "tilespace: file error: D/3x3-123456780.tsdb: format version " + next + ", this build reads version " +
+                     now + "; rebuild it with: tilespace build --board 3x3 --force --db D\n");
+  r = testing::run_cli("query 123456708 --db D --lang zh", dir.path);
+  CHECK(r.rc == kExitData);
+  CHECK(r.err == "tilespace: 文件错误：D/3x3-123456780.tsdb：格式版本为 " + next + "，本程序读取版本 " + now +
+                     "；重建命令：tilespace build --board 3x3 --force --db D\n");
+  // And the remedy works.
+  REQUIRE(testing::run_cli("build --board 3x3 --force --db D", dir.path).rc == 0);
+  CHECK(testing::run_cli("query 123456708 --db D", dir.path).out == "1\n");
 }
 
 // Found by fuzzing (tests/fuzz/fuzz_table): headers that lie behind valid checksums. A radius

@@ -1389,7 +1389,7 @@ void check_bad_files_through_cli(int bits) {
   kind[19] = static_cast<char>(3 - bits);
   reseal_header(kind);
   for (const Case& c : {Case{"truncated", bytes.substr(0, bytes.size() - 9), "truncated"},
-                        Case{"wrong magic", magic, "bad magic"},
+                        Case{"damaged magic", magic, "header checksum mismatch: the header is corrupt"},
                         Case{"other kind", kind, "payload"},
                         Case{"truncated payload", bytes.substr(0, kHeaderSize + 1000), "truncated"},
                         Case{"appended", bytes + "junk", "trailing data"},

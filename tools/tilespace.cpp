@@ -63,7 +63,8 @@ int main(int argc, char** argv) {
       "  3  a database file: corrupt, truncated, foreign, or missing and too long to build on the fly\n"
       "     (the message gives the tilespace build command); or output that cannot be written: standard\n"
       "     output (\"standard output: write failed\") or a file (--result, --trace, --junit)\n"
-      "  4  resources: out of memory, or a search limit (--max-nodes, --max-seconds, --max-memory, --depth-limit)");
+      "  4  resources: out of memory, or a search limit (--max-nodes, --max-seconds, --max-memory, --depth-limit);\n"
+      "     in check: a line left undecided (not proven within --max-seconds) and none failed");
 
   Common c;
   bool all_goals = false;
@@ -259,10 +260,13 @@ int main(int argc, char** argv) {
   check->add_option("file", check_file, "The answers ('-' for standard input)")->required();
   add_common(check, c, true, true, false);
   add_metric(check);
-  check->add_option("--junit", cf.junit, "Also write JUnit XML: one <testcase> per line, in order");
+  check->add_option("--junit", cf.junit,
+                    "Also write JUnit XML: one <testcase> per line, in order (a <failure> for a failed line, <skipped> "
+                    "for an undecided one); a check stopped by an error removes the FILE of an earlier run");
   lab_text(check, "--max-seconds", cf.max_seconds,
-           "4x4 and 5x5: time to prove each optimum by pattern-database search (above 0; default 60; exit 4 when a "
-           "line stays undecided)");
+           "4x4 and 5x5: time to prove each optimum by pattern-database search (above 0; default 60). A line not "
+           "proven in time is undecided: not a pass, not a failure; exit 4 when some line is undecided and none "
+           "failed or was malformed");
 
   RandomFlags rf;
   auto* random = app.add_subcommand("random", "Print random start states, uniform over those reachable from the goal");

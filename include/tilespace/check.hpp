@@ -77,7 +77,7 @@ enum class Verdict : std::uint8_t {
   wrong_length,         // the claimed length is not the optimum
   unreachable_missed,   // the goal is unreachable, the answer says otherwise
   falsely_unreachable,  // the goal is reachable, the answer says 'unreachable'
-  undecided,            // the oracle could not give the optimum (a limit); not a pass
+  undecided,            // the oracle could not give the optimum (a limit): not a pass, not a failure
 };
 inline constexpr int kVerdicts = 8;
 static_assert(static_cast<int>(Verdict::undecided) + 1 == kVerdicts, "kVerdicts counts every verdict");
@@ -208,29 +208,36 @@ LineVerdict check_answer(const State& start, const State& goal, const Answer& a,
 // 2 more than the optimal 22", "claimed 20 moves, the optimum is 22", ... (singular "1 move").
 std::string describe(const LineVerdict& v, const State& goal);
 
-// The tally of a run of lines. `undecided` is not a pass; total_excess sums answered - optimal
-// over the `longer` lines.
+// The tally of a run of lines. Every line is passed, failed or undecided: an undecided line (the
+// optimum not proven within the limits) is neither a pass nor a failure, but counted on its own
+// (the text report's "N undecided", JSON's "undecided", JUnit's <skipped>). total_excess sums
+// answered - optimal over the `longer` lines.
 struct CheckSummary {
   std::uint64_t lines = 0, passed = 0;
   std::array<std::uint64_t, kVerdicts> by_verdict{};
   std::uint64_t total_excess = 0;
   void add(const LineVerdict& v);
-  std::uint64_t failed() const { return lines - passed; }
+  std::uint64_t undecided() const { return by_verdict[static_cast<int>(Verdict::undecided)]; }
+  std::uint64_t failed() const { return lines - passed - undecided(); }
 };
 
 // One <testcase> of a JUnit report. failure_type and message are used when `failed`; `error`
 // makes the failure an <error> (the line could not be judged: malformed), counted in errors=.
+// `skipped` (not with `failed`): the case was not decided (an undecided line), a <skipped> with
+// `message` as its reason, counted in skipped=.
 struct JUnitCase {
   std::string name, classname;
   bool failed = false;
   std::string failure_type, message;
   double seconds = 0;
   bool error = false;
+  bool skipped = false;
 };
 
 // A JUnit XML document: one <testsuites> holding one <testsuite name=suite_name> with a
 // <testcase> per case in order, a <failure type=.. message=..>message</failure> in the failed
-// ones (<error ...> for the cases marked `error`; failures= and errors= count each). Every text is escaped, and bytes XML 1.0 forbids (control characters other than tab, LF
+// ones (<error ...> for the cases marked `error`; failures= and errors= count each), a
+// <skipped message=../> in the skipped ones (counted in skipped=). Every text is escaped, and bytes XML 1.0 forbids (control characters other than tab, LF
 // and CR; malformed UTF-8) become '?', so the document always parses. Times in seconds, 6 decimals.
 std::string junit_xml(const std::string& suite_name, const std::vector<JUnitCase>& cases);
 

@@ -27,7 +27,9 @@
 //   256 8*len  histogram (the whole search's layer sizes so far)
 //  4096     -  the fields of the process's words, in their local order (CheckpointSlice); in the
 //              multi-tile metric (threaded only) followed by the open bitmap (bfs.hpp)
-// Version 1 held one contiguous range of words a process (40: first word, 48: end word): of those,
+// Every checkpoint version keeps the magic at 0, the version at 8 and the header checksum at 72:
+// the checksum is verified before any field is believed (a damaged header is corrupt, whatever its
+// version field reads). Version 1 held one contiguous range of words a process (40: first word, 48: end word): of those,
 // only the threaded build's (the whole table, the same bytes) is read; an MPI process's is refused.
 // Saved atomically (temporary file, fsync, rename), so a kill at any moment leaves the previous
 // checkpoint or the new one. Loading checks everything above against the build it should continue,

@@ -59,6 +59,15 @@
 // load, but chunk by chunk on every core: the 7-8 partition's 576 MB take about half the time of
 // one sequential checksum.
 //
+// Versions. Every format version, past and future, keeps the frame of the header: the magic
+// (bytes 0-7), the version (8-11), the header size (12-15), and the header checksum, XXH3-64 of
+// the header with its own 8 bytes zeroed, at offset 56 (version 1, whose layout differed: 72).
+// Versions 1 to kFormatVersion have 4096-byte headers; another version's checksum covers the
+// header size it states. Loading verifies that checksum (the magic taken as the magic) before it
+// believes any field: a header that fails it is damaged ("header checksum mismatch: the header is
+// corrupt"; a damaged magic too, when the rest matches), whatever its version field now reads, and
+// only an intact header of a version this build does not read gets the version message.
+//
 // Writes go to a temporary file in the same folder which is renamed into place, so a reader
 // never sees a half-written database. Loading validates every header field, the file size and
 // both checksums (kind 1 also that its largest depth is the radius; kind 4 also every transition:
@@ -220,8 +229,9 @@ DataError with_rebuild(const DataError& e, const std::string& command);
 bool format_version_readable(std::uint32_t version, std::uint8_t kind) noexcept;
 
 // True when `path` is a database file of a format older than this build reads for its kind (a
-// pattern database of version 2): the stores rebuild such a file as if it were missing instead of
-// refusing it. Reads only the first bytes; false for a missing, foreign or current file.
+// pattern database of version 2) behind an intact header: the stores rebuild such a file as if it
+// were missing instead of refusing it. Reads only the header; false for a missing, foreign,
+// damaged or current file (a damaged one is reported as corrupt when loaded).
 bool database_outdated(const std::filesystem::path& path);
 
 }  // namespace tilespace

@@ -81,7 +81,8 @@ json check_json(const CheckRun& run) {
   }
   json by = json::object();
   for (int v = 0; v < kVerdicts; ++v)
-    if (v != static_cast<int>(Verdict::ok)) by[verdict_name(static_cast<Verdict>(v))] = run.summary.by_verdict[v];
+    if (v != static_cast<int>(Verdict::ok) && v != static_cast<int>(Verdict::undecided))
+      by[verdict_name(static_cast<Verdict>(v))] = run.summary.by_verdict[v];
   return json{{"lines", run.counted},       {"passed", run.summary.passed},  {"failed", run.failed()},
               {"undecided", run.undecided()}, {"malformed", run.malformed},  {"failed_by_kind", by},
               {"total_excess", run.summary.total_excess}, {"seconds", run.seconds}, {"verdicts", verdicts}};

@@ -33,8 +33,9 @@ struct CheckRun {
   CheckSummary summary;
   std::uint64_t counted = 0, malformed = 0;
   double seconds = 0;
-  std::uint64_t undecided() const { return summary.by_verdict[static_cast<int>(Verdict::undecided)]; }
-  std::uint64_t failed() const { return summary.failed() - undecided(); }
+  // Of the decided lines (CheckSummary): an undecided line is neither passed nor failed.
+  std::uint64_t undecided() const { return summary.undecided(); }
+  std::uint64_t failed() const { return summary.failed(); }
 };
 // Which lines a check keeps: none (the text report), with the reasons of failures (--junit), or
 // every line with its reason (--json, Python).
@@ -46,6 +47,8 @@ using CheckLineSink = std::function<void(const CheckLine&, const LineVerdict*, c
 // optimum from the goal's table, or proven by pattern-database search within `max_seconds` a
 // line); InputError about the file when it holds no answer.
 CheckRun run_check(Common& c, const InputText& input, double max_seconds, Keep keep, const CheckLineSink& each = {});
-// The answer of `check --json`.
+// The answer of `check --json`: lines, passed, failed, undecided, malformed (each line counted in
+// exactly one of the last four), failed_by_kind (the failures' verdicts: undecided is not one),
+// total_excess, seconds and verdicts.
 nlohmann::json check_json(const CheckRun& run);
 }  // namespace tilespace::app

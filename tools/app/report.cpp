@@ -221,6 +221,13 @@ void require_writable(const std::string& file) {
   if (::access(where.c_str(), W_OK) != 0) throw DataError(file + ": cannot write: " + std::strerror(errno));
 }
 
+void remove_stale_output(const std::string& file, const std::string& input) {
+  std::error_code ec;
+  if (file.empty() || !std::filesystem::is_regular_file(std::filesystem::status(file, ec))) return;
+  if (!input.empty() && input != "-" && std::filesystem::equivalent(file, input, ec)) return;
+  std::filesystem::remove(file, ec);
+}
+
 void write_file_atomic(const std::string& file, const std::string& text) {
   require_writable(file);
   const auto* bytes = reinterpret_cast<const std::uint8_t*>(text.data());

@@ -66,4 +66,9 @@ void write_file_atomic(const std::string& file, const std::string& text);
 // no permission to write there — before any work is done (check --junit refuses before any line).
 void require_writable(const std::string& file);
 
+// Removes `file` when it is a regular file — the report of an earlier run, which a run that stops
+// with an error must not leave looking current — unless it is `input` under any name (the file
+// the run reads); a device, a folder or a missing file is left alone. Never throws.
+void remove_stale_output(const std::string& file, const std::string& input = "");
+
 }  // namespace tilespace::app

@@ -26,7 +26,9 @@ namespace tilespace::cli {
 
 using nlohmann::json;
 
-int cmd_check(Common& c, const std::string& file, const CheckFlags& f) {
+namespace {
+
+int check_lines(Common& c, const std::string& file, const CheckFlags& f) {
   const Messages m(c.lang);
   const double max_seconds = f.max_seconds ? parse_real("max-seconds", *f.max_seconds, 0, 1e9, true) : 60.0;
   if (!f.junit.empty()) require_writable(f.junit);  // refused before any line is checked
@@ -83,6 +85,9 @@ int cmd_check(Common& c, const std::string& file, const CheckFlags& f) {
         jc.error = true;  // not judged: an <error>, not a <failure>
         jc.failure_type = "malformed";
         jc.message = l.error;
+      } else if (l.verdict == Verdict::undecided) {
+        jc.skipped = true;  // not decided: neither passed nor failed
+        jc.message = l.message;
       } else if (l.verdict != Verdict::ok) {
         jc.failed = true;
         jc.failure_type = verdict_name(l.verdict);
@@ -98,6 +103,19 @@ int cmd_check(Common& c, const std::string& file, const CheckFlags& f) {
   if (run.failed()) return kExitUnreachable;
   if (run.undecided()) return kExitResource;
   return kExitOk;
+}
+
+}  // namespace
+
+int cmd_check(Common& c, const std::string& file, const CheckFlags& f) {
+  try {
+    return check_lines(c, file, f);
+  } catch (...) {
+    // Stopped by an error (a bad option, a missing or empty input, a database, the report's own
+    // write): no --junit report of an earlier run is left looking like this run's.
+    if (!f.junit.empty()) remove_stale_output(f.junit, file);
+    throw;
+  }
 }
 
 // ---- random ----
