@@ -36,23 +36,23 @@ std::uint64_t built_bytes(const H& h) {
   }
 }
 
-// Runs algorithm A (`search(options)`) with the tables it reads counted in its memory limit:
-// the search structures get what the tables leave, the peak reported counts both, and tables
-// that fill the limit alone stop it before it starts. aidastar's --max-memory is its A* store,
-// not a limit: left as it is.
+// Runs algorithm A (`search(options)`) with the tables it reads counted as its memory: the
+// search structures get what the tables leave of the memory limit, tables that fill the limit
+// alone stop it before it starts, and the peak reported counts both. aidastar's --max-memory is
+// its A* store, not a limit: left as it is.
 template <class A, class F>
 Result counting_tables(const SolveOptions& o, std::uint64_t built, F&& search) {
-  if (A::info.memory_is_store || !o.limits.max_bytes) return search(o);
+  if (A::info.memory_is_store) return search(o);
   const std::uint64_t tables = built + source_bytes<A>(o);
   if (!tables) return search(o);
-  if (tables >= o.limits.max_bytes) {
+  if (o.limits.max_bytes && tables >= o.limits.max_bytes) {
     Result r;
     r.stopped = Stop::Memory;
     r.peak_bytes = tables;
     return r;
   }
   SolveOptions rest = o;
-  rest.limits.max_bytes -= tables;
+  if (rest.limits.max_bytes) rest.limits.max_bytes -= tables;
   Result r = search(rest);
   r.peak_bytes += tables;
   return r;
