@@ -121,7 +121,10 @@ class BestFirst {
     min_key_ = key(0);
     push(0);
     r.generated = 1;
-    if (over_) r.stopped = Stop::Memory;
+    if (over_) {  // not even OPEN's first bucket fits
+      r.stopped = Stop::Memory;
+      r.peak_bytes = std::max(r.peak_bytes, bytes());
+    }
     while (!over_ && open_size_ > 0) {
       while (buckets_[min_key_].empty()) ++min_key_;
       const Entry e = buckets_[min_key_].back();
