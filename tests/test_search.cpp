@@ -227,7 +227,8 @@ TEST_CASE("limits stop a search cleanly with partial statistics", "[search]") {
   o.limits.max_bytes = 1 << 20;
   r = solve(start, goal, o);
   CHECK(r.stopped == Stop::Memory);
-  CHECK(r.peak_bytes > (1u << 20));
+  CHECK(r.peak_bytes <= (1u << 20));  // the limit holds, growths included (algorithms/common.hpp)
+  CHECK(r.peak_bytes > (1u << 19));
 
   o.algorithm = "idastar";
   o.limits = {};

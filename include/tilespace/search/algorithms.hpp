@@ -24,6 +24,7 @@
 //
 // This header includes them all, one header per family in algorithms/ (each compiles on its own):
 //   common.hpp         what several share: the path back from a stored node, a node store's bytes
+//                      and its growth within the memory limit
 //   breadth_first.hpp  breadth_first (BreadthFirst)
 //   bidirectional.hpp  bidirectional
 //   depth_first.hpp    depth_limited, iterative_deepening

@@ -2,6 +2,12 @@
 // indices, and the node store the best-first and breadth-first searches share; both are templates
 // over the domain's word (64 bits for packed boards, 128 for the 24-puzzle).
 // Linear probing, power-of-two capacity, grows at half load; no erase. Not thread-safe.
+//
+// Memory: capacity() slots of sizeof(K) + 4 bytes (bytes()), all touched (zero-filled); a growth
+// holds the old and the new slots at once until the keys are moved (bytes_for(2 * capacity())
+// more). A search under a memory limit grows it itself, between expansions (grow(), when fits()
+// says the next expansion's keys would pass half load), and when doubling would pass its limit
+// lets it fill to three quarters instead (fill_to_most()) before it stops.
 #pragma once
 
 #include <bit>
@@ -22,9 +28,10 @@ class BasicNodeMap {
       if (keys_[i] == 0) return kAbsent;
     }
   }
-  // Inserts key -> value if absent; returns the value stored for key.
+  // Inserts key -> value if absent; returns the value stored for key. Doubles the capacity first
+  // when the map is full (half full, unless fill_to_most() allowed more).
   std::uint32_t insert(K key, std::uint32_t value) {
-    if (2 * (size_ + 1) > keys_.size()) rehash(2 * keys_.size());
+    if (size_ + 1 > max_size_) rehash(2 * keys_.size());
     for (std::size_t i = slot(key);; i = (i + 1) & mask_) {
       if (keys_[i] == key) return values_[i];
       if (keys_[i] == 0) {
@@ -38,9 +45,26 @@ class BasicNodeMap {
   void clear() noexcept {
     std::fill(keys_.begin(), keys_.end(), 0);
     size_ = 0;
+    max_size_ = keys_.size() / 2;
   }
   std::size_t size() const noexcept { return size_; }
-  std::size_t bytes() const noexcept { return keys_.size() * (sizeof(K) + sizeof(std::uint32_t)); }
+  std::size_t capacity() const noexcept { return keys_.size(); }
+  std::size_t bytes() const noexcept { return bytes_for(keys_.size()); }
+  static constexpr std::uint64_t bytes_for(std::size_t capacity) noexcept {
+    return std::uint64_t{capacity} * (sizeof(K) + sizeof(std::uint32_t));
+  }
+  // Whether `more` keys fit without a growth.
+  bool fits(std::size_t more) const noexcept { return size_ + more <= max_size_; }
+  // Doubles the capacity now.
+  void grow() { rehash(2 * keys_.size()); }
+  // Lets the map fill to three quarters of its capacity before it grows (until clear() or a
+  // growth); false when it is already that full (a search then stops rather than grow).
+  bool fill_to_most(std::size_t more) noexcept {
+    const std::size_t most = keys_.size() / 4 * 3;
+    if (size_ + more > most) return false;
+    max_size_ = most;
+    return true;
+  }
 
  private:
   std::size_t slot(K key) const noexcept {
@@ -56,12 +80,13 @@ class BasicNodeMap {
     mask_ = capacity - 1;
     shift_ = 64 - std::countr_zero(capacity);
     size_ = 0;
+    max_size_ = capacity / 2;
     for (std::size_t i = 0; i < old_keys.size(); ++i)
       if (old_keys[i]) insert(old_keys[i], old_values[i]);
   }
   std::vector<K> keys_;
   std::vector<std::uint32_t> values_;
-  std::size_t mask_ = 0, size_ = 0;
+  std::size_t mask_ = 0, size_ = 0, max_size_ = 0;  // max_size_: the keys held before insert() grows it
   int shift_ = 64;
 };
 

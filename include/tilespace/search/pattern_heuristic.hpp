@@ -344,6 +344,9 @@ class MultiTileDatabases {
     if (walking_distance_takes(d.board)) wd_ = std::make_shared<const Wd>(d);
   }
 
+  // The bytes of the walking-distance tables it built (the databases are the PdbHeuristic's).
+  std::uint64_t table_bytes() const noexcept { return wd_ ? wd_->table_bytes() : 0; }
+
   Value eval(typename D::Word p, int blank) const {
     Value v{};
     for (int c = 0; c < D::kCells; ++c)

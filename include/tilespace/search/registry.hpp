@@ -41,8 +41,9 @@ namespace tilespace::search {
   X(max_nodes, "max-nodes", text, "Stop after this many expansions (at least 1; exit 4)")                            \
   X(max_seconds, "max-seconds", text, "Stop after this many seconds (above 0; exit 4)")                              \
   X(max_memory, "max-memory", text,                                                                                   \
-    "Stop when search structures exceed this, e.g. 512M (default 3/4 of memory; exit 4); aidastar: the memory of "    \
-    "its A* phase (default 256 MiB)")                                                                                 \
+    "The most memory the search may hold, e.g. 512M (default 3/4 of memory): its nodes, OPEN and CLOSED as they "    \
+    "grow, and the tables it reads (pattern databases, distance table, walking distance, move automaton), not the "   \
+    "program itself; it stops before passing it (exit 4). aidastar: the memory of its A* phase (default 256 MiB)")    \
   X(metric, "metric", text,                                                                                           \
     "How moves are counted: single (default), or multi: sliding several tiles of the blank's row or column at once "  \
     "is one move (the speed-solvers' metric)")                                                                        \

@@ -18,7 +18,7 @@ const char* stop_name(Stop s) noexcept;
 struct Limits {
   std::uint64_t max_nodes = 0;   // expanded nodes
   double max_seconds = 0;
-  std::uint64_t max_bytes = 0;   // bytes of search structures (OPEN, CLOSED, paths)
+  std::uint64_t max_bytes = 0;   // bytes the search holds: OPEN, CLOSED, paths, growths included (algorithms/common.hpp)
 };
 
 struct Result {
@@ -30,7 +30,8 @@ struct Result {
   Metric metric = Metric::single;  // how the path's moves are counted
   std::uint64_t expanded = 0, generated = 0;
   std::uint64_t peak_open = 0, closed = 0;  // peak OPEN size, final CLOSED size
-  std::uint64_t peak_bytes = 0;             // peak bytes of the search structures
+  std::uint64_t peak_bytes = 0;             // peak bytes of the search structures (growths included) and, from
+                                            // solve(), of the tables it read
   double seconds = 0;
   int length() const { return solved ? static_cast<int>(path.size()) - 1 : -1; }
 };

@@ -44,8 +44,10 @@ struct SolveOptions {
 SolveOptions solve_options(const SolvePlan& plan);
 
 // Solves start -> goal on any board up to 5x5 (domain.hpp). Unreachable pairs are answered by
-// parity without search (Result::unreachable). aidastar takes limits.max_bytes as A*'s memory
-// (1 GiB when 0), not as a limit. Throws InputError for an unknown algorithm or heuristic,
+// parity without search (Result::unreachable). limits.max_bytes counts the tables the search
+// reads (the pattern databases, the distance table, the move automaton given in `options`, and the
+// walking-distance tables it builds) besides its nodes, and so does the peak_bytes it reports.
+// aidastar takes limits.max_bytes as A*'s memory (1 GiB when 0), not as a limit. Throws InputError for an unknown algorithm or heuristic,
 // "table"/"exact" without a table (or above 16 cells), "pdb" without databases, a trace above 16
 // cells.
 Result solve(const State& start, const State& goal, const SolveOptions& options);

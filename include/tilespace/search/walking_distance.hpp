@@ -233,6 +233,14 @@ struct WalkingDistance {
   }
   // The abstractions' sizes (tests, docs).
   std::size_t abstract_states() const noexcept { return rows.dist.size() + cols.dist.size(); }
+  // The bytes of its tables (a search's memory limit counts them): the distances' hash map (a
+  // node of key, distance and link a state, and its buckets) and the lookup slots.
+  std::uint64_t table_bytes() const noexcept {
+    std::uint64_t n = 0;
+    for (const Lines* l : {&rows, &cols})
+      n += l->dist.size() * 32 + l->dist.bucket_count() * sizeof(void*) + l->slot_key.size() * 9;
+    return n;
+  }
 };
 
 }  // namespace tilespace::search

@@ -23,7 +23,10 @@ namespace tilespace::search {
 // bucket queue indexed by the integer key, each bucket a stack. A cheaper path to a known state
 // reopens it (lazy deletion: a popped entry whose g is not the node's current g is skipped).
 // `store_limit` (0: none) caps the nodes stored: the search then stops with Stop::Memory, and
-// frontier() lists OPEN for the hybrid search.
+// frontier() lists OPEN for the hybrid search. The memory limit (Limits::max_bytes) counts the
+// node arrays, the hash map and OPEN's buckets, growths included (common.hpp); a bucket of OPEN
+// that cannot grow within it stops the search after that expansion, without that entry (so
+// frontier() is for store-limit stops, which the hybrid search makes without a byte limit).
 template <SearchDomain D, Heuristic<D> H>
 class BestFirst {
  public:
@@ -82,9 +85,12 @@ class BestFirst {
     seen_ = BasicNodeMap<W>(16);
     std::vector<std::vector<Entry>>().swap(buckets_);
     open_size_ = 0;
+    open_bytes_ = 0;
   }
+  // What the search structures hold: the node arrays, the hash map, OPEN (its buckets' capacity).
   std::uint64_t bytes() const noexcept {
-    return detail::store_bytes(nodes_, seen_) + hval_.capacity() * 4 + vstore_.capacity() * sizeof(S);
+    return detail::store_bytes(nodes_, seen_) + hval_.capacity() * 4 + vstore_.capacity() * sizeof(S) +
+           tid_.capacity() * 4 + buckets_.capacity() * sizeof(std::vector<Entry>) + open_bytes_;
   }
 
  private:
@@ -96,9 +102,15 @@ class BestFirst {
     hval_.clear();
     vstore_.clear();
     seen_.clear();
-    for (auto& b : buckets_) b.clear();
+    open_bytes_ = 0;
+    for (auto& b : buckets_) {
+      b.clear();
+      open_bytes_ += b.capacity() * sizeof(Entry);
+    }
     open_size_ = 0;
-    std::size_t peak_open_bytes = 0;
+    limit_ = limits.max_bytes;
+    over_ = false;
+    r_ = &r;
     const W s = D::pack(start);
     nodes_.push_back({s, NodeMap::kAbsent, 0, static_cast<std::uint8_t>(start.blank), 0});
     const V v0 = h_.eval(s, start.blank);
@@ -109,7 +121,11 @@ class BestFirst {
     min_key_ = key(0);
     push(0);
     r.generated = 1;
-    while (open_size_ > 0) {
+    if (over_) {  // not even OPEN's first bucket fits
+      r.stopped = Stop::Memory;
+      r.peak_bytes = std::max(r.peak_bytes, bytes());
+    }
+    while (!over_ && open_size_ > 0) {
       while (buckets_[min_key_].empty()) ++min_key_;
       const Entry e = buckets_[min_key_].back();
       BasicNode<W>& n = nodes_[e.node];
@@ -129,15 +145,19 @@ class BestFirst {
       }
       buckets_[min_key_].pop_back();
       --open_size_;
-      peak_open_bytes = std::max(peak_open_bytes, open_size_ * sizeof(Entry));
-      const std::uint64_t bytes = this->bytes() + peak_open_bytes;
-      if (!budget.step(r, bytes)) {
-        push(e.node);  // back into OPEN, so the frontier stays whole
+      if (!budget.step(r, bytes())) {
+        push(e.node);  // back into OPEN (its bucket has the room), so the frontier stays whole
         break;
       }
-      n.closed = 1;
+      if ((nodes_.size() + kMaxMoves > nodes_.capacity() || !seen_.fits(kMaxMoves)) &&
+          !make_room(r, store_limit, kTraced)) {
+        push(e.node);
+        r.stopped = Stop::Memory;
+        break;
+      }
+      nodes_[e.node].closed = 1;  // not n: make_room may have moved the nodes
       ++r.expanded;
-      const BasicNode<W> cur = n;
+      const BasicNode<W> cur = nodes_[e.node];
       V vcur;
       if constexpr (std::is_same_v<V, int>) vcur = static_cast<int>(hval_[e.node]);
       else if constexpr (kStored) vcur = h_.restore(cur.packed, cur.blank, vstore_[e.node]);
@@ -158,11 +178,6 @@ class BestFirst {
         const auto idx = static_cast<std::uint32_t>(nodes_.size());
         const std::uint32_t at = seen_.insert(p, idx);
         if (at == idx) {
-          if (store_limit && nodes_.size() == nodes_.capacity() && 2 * nodes_.size() > store_limit) {
-            nodes_.reserve(store_limit);  // no doubling past the budget
-            hval_.reserve(store_limit);
-            if constexpr (kStored) vstore_.reserve(store_limit);
-          }
           nodes_.push_back({p, e.node, g, static_cast<std::uint8_t>(to), 0});
           W after{};
           const V vchild = Ops<H>::slide(h_, d_, vcur, cur.packed, cur.blank, to, 1 << 20, after);
@@ -182,6 +197,10 @@ class BestFirst {
         }
       }
       r.peak_open = std::max<std::uint64_t>(r.peak_open, open_size_);
+      if (over_) {  // a bucket of OPEN could not grow within the memory limit
+        r.stopped = Stop::Memory;
+        break;
+      }
     }
     r.closed = seen_.size();
     r.seconds = budget.elapsed();
@@ -201,10 +220,49 @@ class BestFirst {
   }
   void push(std::uint32_t i) {
     const std::uint32_t k = key(i);
-    if (k >= buckets_.size()) buckets_.resize(std::max<std::size_t>(k + 1, 2 * buckets_.size()));
-    buckets_[k].push_back({i, nodes_[i].g});
+    if (k >= buckets_.size() && !grow_buckets(k)) return;
+    std::vector<Entry>& b = buckets_[k];
+    if (b.size() == b.capacity() && !grow_bucket(b)) return;
+    b.push_back({i, nodes_[i].g});
     if (k < min_key_) min_key_ = k;  // only with an inconsistent heuristic or weights
     ++open_size_;
+  }
+  // The growths of OPEN within the memory limit, the old and the new buffer held at once (false,
+  // and over_ set, when they do not fit).
+  bool grow_buckets(std::uint32_t k) {
+    const std::size_t n = std::max<std::size_t>(k + 1, 2 * buckets_.size());
+    const std::uint64_t peak = bytes() + n * sizeof(std::vector<Entry>);
+    if (!detail::within(peak, limit_)) return !(over_ = true);
+    r_->peak_bytes = std::max(r_->peak_bytes, peak);
+    buckets_.reserve(n);
+    buckets_.resize(n);
+    return true;
+  }
+  bool grow_bucket(std::vector<Entry>& b) {
+    const std::size_t c = std::max<std::size_t>(8, 2 * b.capacity());
+    const std::uint64_t peak = bytes() + c * sizeof(Entry);
+    if (!detail::within(peak, limit_)) return !(over_ = true);
+    r_->peak_bytes = std::max(r_->peak_bytes, peak);
+    open_bytes_ += (c - b.capacity()) * sizeof(Entry);
+    b.reserve(c);
+    return true;
+  }
+  // Room for one expansion's children in the node arrays and the hash map, within the memory
+  // limit (common.hpp) and, with a store limit, with no doubling past it.
+  bool make_room(Result& r, std::size_t store_limit, bool traced) {
+    const std::size_t need = nodes_.size() + kMaxMoves;
+    if (need > nodes_.capacity()) {
+      std::size_t want = 2 * nodes_.capacity();
+      if (store_limit) want = std::min(want, store_limit);
+      const std::size_t per_node = sizeof(BasicNode<W>) + 4 + (kStored ? sizeof(S) : 0) + (traced ? 4 : 0);
+      const std::size_t c = detail::grown_capacity(need, want, bytes(), per_node, limit_, r);
+      if (!c) return false;
+      nodes_.reserve(c);
+      hval_.reserve(c);
+      if constexpr (kStored) vstore_.reserve(c);
+      if (traced) tid_.reserve(c);
+    }
+    return seen_.fits(kMaxMoves) || detail::map_room(seen_, kMaxMoves, bytes(), limit_, r);
   }
 
   const D& d_;
@@ -217,7 +275,11 @@ class BestFirst {
   BasicNodeMap<W> seen_;
   std::vector<std::vector<Entry>> buckets_;
   std::size_t open_size_ = 0;
+  std::uint64_t open_bytes_ = 0;  // the buckets' capacity, in bytes
   std::uint32_t min_key_ = 0;
+  std::uint64_t limit_ = 0;  // the run's memory limit (0: none)
+  bool over_ = false;        // a push did not fit the memory limit
+  Result* r_ = nullptr;      // the run's result (its peak bytes)
 };
 
 template <SearchDomain D, Heuristic<D> H>

@@ -30,6 +30,22 @@ Result bidirectional(const D& d, const State& start, const Limits& limits, Trace
     std::vector<std::uint32_t> tid;  // trace ids (only when tracing)
   };
   Side side[2];
+  const auto bytes = [&] {
+    return detail::store_bytes(side[0].nodes, side[0].seen) + detail::store_bytes(side[1].nodes, side[1].seen) +
+           (side[0].tid.capacity() + side[1].tid.capacity()) * 4;
+  };
+  // Room for one expansion's children on side `me` within the memory limit (common.hpp).
+  const auto make_room = [&](Side& me) {
+    const std::size_t need = me.nodes.size() + kMaxMoves;
+    if (need > me.nodes.capacity()) {
+      const std::size_t c = detail::grown_capacity(need, 2 * me.nodes.capacity(), bytes(),
+                                                   sizeof(BasicNode<W>) + (tr ? 4 : 0), limits.max_bytes, r);
+      if (!c) return false;
+      me.nodes.reserve(c);
+      if (tr) me.tid.reserve(c);
+    }
+    return me.seen.fits(kMaxMoves) || detail::map_room(me.seen, kMaxMoves, bytes(), limits.max_bytes, r);
+  };
   const W ends[2] = {D::pack(start), d.goal_packed};
   const int blanks[2] = {start.blank, d.goal.blank};
   for (int s = 0; s < 2; ++s) {
@@ -50,9 +66,12 @@ Result bidirectional(const D& d, const State& start, const Limits& limits, Trace
     const std::size_t end = me.nodes.size();
     if (me.layer_begin == end) break;  // cannot happen for solvable pairs
     for (std::size_t i = me.layer_begin; i < end && !stopped; ++i) {
-      const std::uint64_t bytes = detail::store_bytes(side[0].nodes, side[0].seen) +
-                                  detail::store_bytes(side[1].nodes, side[1].seen);
-      if (!budget.step(r, bytes)) {
+      if (!budget.step(r, bytes())) {
+        stopped = true;
+        break;
+      }
+      if ((me.nodes.size() + kMaxMoves > me.nodes.capacity() || !me.seen.fits(kMaxMoves)) && !make_room(me)) {
+        r.stopped = Stop::Memory;
         stopped = true;
         break;
       }

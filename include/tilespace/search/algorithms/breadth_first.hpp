@@ -38,7 +38,12 @@ class BreadthFirst {
     }
     for (std::size_t head = 0; !r.solved && head < nodes_.size(); ++head) {
       r.peak_open = std::max<std::uint64_t>(r.peak_open, nodes_.size() - head);
-      if (!budget.step(r, detail::store_bytes(nodes_, seen_))) break;
+      if (!budget.step(r, bytes())) break;
+      if ((nodes_.size() + kMaxMoves > nodes_.capacity() || !seen_.fits(kMaxMoves)) &&
+          !make_room(r, limits.max_bytes, tr != nullptr)) {
+        r.stopped = Stop::Memory;
+        break;
+      }
       ++r.expanded;
       const BasicNode<W> n = nodes_[head];
       if (tr) tr->expand(tid_[head]);
@@ -66,6 +71,20 @@ class BreadthFirst {
   }
 
  private:
+  std::uint64_t bytes() const noexcept { return detail::store_bytes(nodes_, seen_) + tid_.capacity() * 4; }
+  // Room for one expansion's children within `limit` (common.hpp); false when it does not fit.
+  bool make_room(Result& r, std::uint64_t limit, bool traced) {
+    const std::size_t need = nodes_.size() + kMaxMoves;
+    if (need > nodes_.capacity()) {
+      const std::size_t c = detail::grown_capacity(need, 2 * nodes_.capacity(), bytes(),
+                                                   sizeof(BasicNode<W>) + (traced ? 4 : 0), limit, r);
+      if (!c) return false;
+      nodes_.reserve(c);
+      if (traced) tid_.reserve(c);
+    }
+    return seen_.fits(kMaxMoves) || detail::map_room(seen_, kMaxMoves, bytes(), limit, r);
+  }
+
   const D& d_;
   std::vector<BasicNode<W>> nodes_;
   BasicNodeMap<W> seen_;
