@@ -164,8 +164,12 @@ CheckFields parse_check_line(std::string_view line, const std::optional<Board>& 
   while (!f.answer_text.empty() && f.answer_text.front() == ' ') f.answer_text.remove_prefix(1);
   f.start = parse_field(f.start_text, board, InputError::About::start);
   const std::string_view goal_text = line.substr(t1 + 1, t2 - t1 - 1);
-  f.goal = blank_line(goal_text) ? (default_goal ? *default_goal : canonical_goal(f.start.board, f.start.cells() - 1))
-                                 : parse_field(goal_text, f.start.board, InputError::About::goal);
+  if (blank_line(goal_text)) {
+    f.goal = default_goal ? *default_goal : canonical_goal(f.start.board, f.start.cells() - 1);
+  } else {
+    f.goal = parse_field(goal_text, f.start.board, InputError::About::goal);
+    require_given_goal(f.goal, default_goal);  // a goal of its own repeats --goal, if given
+  }
   if (!(f.goal.board == f.start.board)) throw InputError("the start and the goal are on different boards");
   return f;
 }

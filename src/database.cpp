@@ -275,9 +275,12 @@ void save_database(const std::filesystem::path& path, const DatabaseInfo& info, 
 void create_folder(const std::filesystem::path& dir) {
   std::error_code ec;
   if (dir.empty() || std::filesystem::is_directory(dir, ec)) return;
+  if (std::filesystem::exists(dir, ec)) throw DataError(dir.string() + ": is a file, not a folder");
   const std::filesystem::path parent = dir.parent_path();
   if (!parent.empty() && !std::filesystem::is_directory(parent, ec))
-    throw DataError(dir.string() + ": cannot create the folder: no folder " + parent.string());
+    throw DataError(dir.string() + ": cannot create the folder: " +
+                    (std::filesystem::exists(parent, ec) ? parent.string() + " is a file, not a folder"
+                                                         : "no folder " + parent.string()));
   std::error_code made;
   std::filesystem::create_directory(dir, made);  // false also when another process just made it
   if (!std::filesystem::is_directory(dir, ec))

@@ -39,8 +39,12 @@ InputText read_input(const std::string& path) {
     if (!f) throw fail(std::string("cannot read: ") + std::strerror(errno));
   }
   char buf[1 << 16];
-  std::size_t got = 0;
-  while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) in.text.append(buf, got);
+  // A short read is the end (or an error): no read after it, so that on a terminal one Ctrl-D ends
+  // the input, as it ends cat's (stdio would otherwise wait for a second one).
+  for (std::size_t got = sizeof buf; got == sizeof buf;) {
+    got = std::fread(buf, 1, sizeof buf, f);
+    in.text.append(buf, got);
+  }
   const bool error = std::ferror(f);
   const int err = errno;
   if (f != stdin) std::fclose(f);
@@ -162,6 +166,29 @@ std::string join_rows(const std::vector<std::string_view>& rows) {
   return s;
 }
 
+// Whether a START argument that is no state and no file reads as a file's name rather than as a
+// state: it starts as a path does ('/', "./", "../", '~'), or its parts between '/' could not be
+// the rows of one state: a part is empty, or the parts are of unequal sizes (tiles, or characters
+// of a row written without separators): "puzzles/start.txt", not "123/456/780" or "A B/C _".
+bool path_like(std::string_view arg) {
+  if (arg.starts_with('/') || arg.starts_with("./") || arg.starts_with("../") || arg.starts_with('~')) return true;
+  if (arg.find('/') == std::string_view::npos) return false;
+  std::optional<std::size_t> size;
+  for (std::size_t from = 0;;) {
+    const std::size_t to = std::min(arg.find('/', from), arg.size());
+    const std::string_view part = arg.substr(from, to - from);
+    std::size_t n = token_count(part);
+    if (n == 1)  // a row without separators: its characters (UTF-8 ones, not bytes)
+      n = static_cast<std::size_t>(std::count_if(part.begin(), part.end(), [](char c) {
+        return c != ' ' && c != '\t' && c != ',' && c != ';' && (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+      }));
+    if (n == 0 || (size && *size != n)) return true;
+    size = n;
+    if (to == arg.size()) return false;
+    from = to + 1;
+  }
+}
+
 }  // namespace
 
 StateTexts split_states(const InputText& input, const std::optional<Board>& board) {
@@ -236,12 +263,14 @@ StartArg resolve_start(const std::string& arg, const std::optional<Board>& board
     s.texts = split_states(read_input(arg), board);
     return s;
   }
-  // Named tiles ("B A C / D E F / G H _" with a labelled --goal) are a state, not a file name.
+  // Several tokens, or rows, and no such file: a state (named tiles, "B A C / D E F / G H _" with a
+  // labelled --goal) or a state with a mistake, worded as such; unless it reads as a path
+  // ("./start.txt", "~/puzzles/start.txt", "puzzles/start.txt"): '/' also splits rows.
   const bool several_tokens = arg.find_first_of(" \t,;/\n") != std::string::npos;
-  if (labelled_tiles && several_tokens && has_labels(arg)) return literal;
-  // Several tokens and no such file: a state with a mistake, worded as such.
-  if (several_tokens)
+  if (several_tokens && !path_like(arg)) {
+    if (labelled_tiles && has_labels(arg)) return literal;
     throw InputError(About::start, why_not_state + (has_labels(arg) ? " (named tiles need --goal with the same names)" : ""));
+  }
   throw InputError(About::start, "'" + arg + "' is neither a state (" + why_not_state + ") nor a file (no such file)");
 }
 
@@ -345,6 +374,12 @@ LinePair parse_line_pair(std::string_view line, const std::optional<Board>& boar
   LinePair p{parse_as(About::start, words[0], board), std::nullopt};
   if (words.size() == 2) p.goal = parse_as(About::goal, words[1], p.start.board);
   return p;
+}
+
+void require_given_goal(const State& line_goal, const std::optional<State>& given, std::string_view given_name) {
+  if (given && !(line_goal == *given))
+    throw InputError(About::goal, "'" + line_goal.to_string() + "' differs from " + std::string(given_name) + " '" +
+                                      given->to_string() + "': give one of them");
 }
 
 }  // namespace tilespace

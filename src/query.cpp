@@ -220,6 +220,14 @@ BatchStats run_batch(TableStore& store, std::string_view input, std::string& out
         continue;
       }
     }
+    if (goal && options.goal_given) {
+      try {
+        require_given_goal(*goal, options.goal, options.goal_name);
+      } catch (const InputError& e) {
+        fail(e.what());
+        continue;
+      }
+    }
     if (searching) {
       const State& g = goal ? *goal : options.goal;
       if (!solvable(*start, g)) {

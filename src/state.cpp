@@ -103,24 +103,44 @@ namespace {
 
 bool is_sep(char c) { return c == ' ' || c == '\t' || c == ',' || c == ';' || c == '\r'; }
 
-std::string quoted_token(std::string_view t) {
-  std::string s = "'";
-  for (char c : t) s += (c >= 32 && c < 127) ? c : '?';
-  return s + "'";
+// The length of the UTF-8 character that starts at t[i] (1 to 4 bytes), or 0 if the bytes there
+// are not one.
+std::size_t utf8_char(std::string_view t, std::size_t i) {
+  const auto c = static_cast<unsigned char>(t[i]);
+  const std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+  if (n == 0 || i + n > t.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k)
+    if ((static_cast<unsigned char>(t[i + k]) & 0xC0) != 0x80) return 0;
+  return n;
 }
 
 // True when `t` is well-formed UTF-8 (ASCII included).
 bool utf8(std::string_view t) {
   for (std::size_t i = 0; i < t.size();) {
-    const auto c = static_cast<unsigned char>(t[i]);
-    const std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-    if (n == 0 || i + n > t.size()) return false;
-    for (std::size_t k = 1; k < n; ++k)
-      if ((static_cast<unsigned char>(t[i + k]) & 0xC0) != 0x80) return false;
+    const std::size_t n = utf8_char(t, i);
+    if (n == 0) return false;
     i += n;
   }
   return true;
 }
+
+// A token for a one-line message, quoted: as it is when it is UTF-8 text ('é'), with '?' for
+// control characters (C0, DEL, C1) and for bytes that are not UTF-8.
+std::string quoted_token(std::string_view t) {
+  std::string s = "'";
+  for (std::size_t i = 0; i < t.size();) {
+    const std::size_t n = utf8_char(t, i);
+    const auto c = static_cast<unsigned char>(t[i]);
+    const bool c1 = n == 2 && c == 0xC2 && static_cast<unsigned char>(t[i + 1]) < 0xA0;  // U+0080..U+009F
+    if (n > 1 && !c1) s += t.substr(i, n);
+    else s += (n == 1 && c >= 32 && c < 127) ? static_cast<char>(c) : '?';
+    i += n ? n : 1;
+  }
+  return s + "'";
+}
+
+// "1 tile", "3 tiles".
+std::string tiles(std::size_t n) { return std::to_string(n) + (n == 1 ? " tile" : " tiles"); }
 
 // Why token `t` is no tile of `board`: a number too large, full-width digits, bytes that are not
 // UTF-8 text, or a symbol that is none of the tiles' spellings.
@@ -140,7 +160,8 @@ std::string bad_symbol(std::string_view t, const Board& board) {
 }
 
 // A state's tokens, by rows: split by '/' or newlines, then by blanks and commas; a row that is
-// one token of several characters ("123/456/780", "123456780") has one tile per character.
+// one token of several characters ("123/456/780", "123456780") has one tile per character (a
+// UTF-8 character, however many bytes it takes: "é12" is three).
 struct Tokens {
   std::vector<std::vector<std::string_view>> rows;
   std::vector<std::string_view> all;
@@ -167,14 +188,19 @@ Tokens tokenize(std::string_view text) {
   std::erase_if(t.rows, [](const auto& r) { return r.empty(); });
   if (t.rows.empty()) throw InputError("empty state: expected tiles such as '1 2 3 4 5 6 7 8 0'");
   bool compact = true;
-  for (const auto& r : t.rows) compact = compact && r.size() == 1 && r[0].size() > 1;
-  if (compact) {
-    for (auto& r : t.rows) {
-      std::vector<std::string_view> chars;
-      for (std::size_t k = 0; k < r[0].size(); ++k) chars.push_back(r[0].substr(k, 1));
-      r = std::move(chars);
+  // A byte that is not UTF-8 is a character of its own here, and is called so by bad_symbol.
+  auto chars_of = [](std::string_view token) {
+    std::vector<std::string_view> chars;
+    for (std::size_t k = 0; k < token.size();) {
+      const std::size_t n = std::max<std::size_t>(utf8_char(token, k), 1);
+      chars.push_back(token.substr(k, n));
+      k += n;
     }
-  }
+    return chars;
+  };
+  for (const auto& r : t.rows) compact = compact && r.size() == 1 && chars_of(r[0]).size() > 1;
+  if (compact)
+    for (auto& r : t.rows) r = chars_of(r[0]);
   for (const auto& r : t.rows) t.all.insert(t.all.end(), r.begin(), r.end());
   if (compact && t.all.size() > 10)
     throw InputError("a state written without separators has at most 10 cells; separate the " +
@@ -195,9 +221,9 @@ Board infer_board(const Tokens& t, const std::optional<Board>& board) {
     }
     if (!even) throw InputError("rows of unequal length (" + sizes + " tiles)");
     if (board && (static_cast<int>(rows.size()) != board->height() || static_cast<int>(rows[0].size()) != board->width()))
-      throw InputError(std::to_string(rows.size()) + " rows of " + std::to_string(rows[0].size()) +
-                       " tiles do not fit a " + board->name() + " board (" + std::to_string(board->height()) +
-                       " rows of " + std::to_string(board->width()) + ")");
+      throw InputError(std::to_string(rows.size()) + " rows of " + tiles(rows[0].size()) + " do not fit a " +
+                       board->name() + " board (" + std::to_string(board->height()) + " rows of " +
+                       std::to_string(board->width()) + ")");
   }
   std::optional<Board> b = board;
   if (!b) {
@@ -208,8 +234,8 @@ Board infer_board(const Tokens& t, const std::optional<Board>& board) {
         if (k * k == count) b = Board(k, k);
     }
     if (!b)
-      throw InputError("cannot tell the board from " + std::to_string(count) + " tiles: give --board WxH (at most " +
-                       std::to_string(kMaxBoardCells) + " cells)");
+      throw InputError("cannot tell the board from " + tiles(static_cast<std::size_t>(count)) +
+                       ": give --board WxH (at most " + std::to_string(kMaxBoardCells) + " cells)");
   }
   if (count != b->cells())
     throw InputError("expected " + std::to_string(b->cells()) + " tiles for a " + b->name() + " board, got " +

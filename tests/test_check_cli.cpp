@@ -332,7 +332,7 @@ TEST_CASE("check cli: passing answers exit 0, an empty GOAL is the default goal 
              "1 2 3 4 5 0 6 7 8\t\tL\n"
              "1 2 3 4 0 5 6 7 8\t\t0\n"
              "1 2 3 0 4 5 6 7 8\t\tr\n"
-             "1 2 3 4 5 6 7 8 0\t1 2 3 4 5 6 7 8 0\t\n");  // an explicit goal wins over --goal
+             "1 2 3 4 0 5 6 7 8\t1 2 3 4 0 5 6 7 8\t0\n");  // a goal of its own that repeats --goal
   RunResult r = run_cli("check centre.txt --goal '1 2 3 4 0 5 6 7 8'", f.path());
   INFO("stdout: " << r.out << "stderr: " << r.err);
   CHECK(r.rc == 0);
@@ -343,6 +343,20 @@ TEST_CASE("check cli: passing answers exit 0, an empty GOAL is the default goal 
   CHECK(lines[2] == "line 3: ok: optimal (1 move)");
   CHECK(lines[3] == "line 4: ok: optimal (0 moves)");
   check_summary(lines[4], "checked 4 lines: 4 passed, 0 failed, 0 malformed; 0 moves in excess in all; ");
+
+  // A goal of its own that differs from --goal is a malformed line (issue 46: one rule for goals,
+  // as for a start file's goal), not a silent override.
+  write_file(f / "other.txt", "1 2 3 4 5 6 7 8 0\t1 2 3 4 5 6 7 8 0\t\n");
+  r = run_cli("check other.txt --goal '1 2 3 4 0 5 6 7 8'", f.path());
+  CHECK(r.rc == 2);
+  lines = split_lines(r.out);
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[0] ==
+        "line 1: malformed: goal: '1 2 3 4 5 6 7 8 0' differs from --goal '1 2 3 4 0 5 6 7 8': give one of them");
+  // Without --goal a line's own goal stands.
+  r = run_cli("check other.txt", f.path());
+  CHECK(r.rc == 0);
+  CHECK(split_lines(r.out)[0] == "line 1: ok: optimal (0 moves)");
 
   // Without --goal the empty GOAL is 1 2 3 4 5 6 7 8 0.
   r = run_cli("check centre.txt", f.path());

@@ -107,8 +107,10 @@ TEST_CASE("checkpoints round-trip and a search continued from any layer ends ide
     const DistanceTable clean = DistanceTable::build_two_bit(b, blank, {});
     const auto snaps = snapshots(b, blank);
     REQUIRE(snaps.size() == clean.histogram().size() - 1);
-    // Every layer of 3x3; every 6th and the last of 2x5.
-    const std::size_t step = b.cells() > 9 ? 6 : 1;
+    // Every layer of 3x3; every 6th and the last of 2x5. Under the sanitizers, where each continued
+    // search of 2x5 takes seconds, every 4th of 3x3 and every 18th of 2x5 (the Release run takes
+    // the others).
+    const std::size_t step = (b.cells() > 9 ? 6 : 1) * (testing::kSanitized ? (b.cells() > 9 ? 3 : 4) : 1);
     std::vector<std::size_t> picks;
     for (std::size_t i = 0; i < snaps.size(); i += step) picks.push_back(i);
     if (picks.back() != snaps.size() - 1) picks.push_back(snaps.size() - 1);
@@ -153,11 +155,12 @@ TEST_CASE("the store resumes from a checkpoint only with resume, and removes it 
   const auto snaps = snapshots(b, 9);
   const Snapshot& mid = snaps.at(snaps.size() / 2);
   for (const int bits : {2, 1}) {
+    // The table built without a checkpoint, once for both runs of this width.
+    const DistanceTable clean = DistanceTable::build_two_bit(b, 9, {}, nullptr, nullptr, bits);
+    save_database(dir / "clean.tsdb", clean.info(), clean.payload());
+    const std::string clean_file = testing::read_file(dir / "clean.tsdb");
     for (bool resume : {true, false}) {
       INFO("resume " << resume << ", " << bits << " bits");
-      const DistanceTable clean = DistanceTable::build_two_bit(b, 9, {}, nullptr, nullptr, bits);
-      save_database(dir / "clean.tsdb", clean.info(), clean.payload());
-      const std::string clean_file = testing::read_file(dir / "clean.tsdb");
       TempDir db;
       std::vector<std::string> notes;
       std::vector<int> layers;
@@ -523,7 +526,10 @@ TEST_CASE("multi-tile checkpoints: the open bitmap round-trips, a search continu
     const DistanceTable clean = DistanceTable::build_two_bit(b, blank, multi);
     const auto snaps = snapshots(b, blank, Metric::multi);
     REQUIRE(snaps.size() == clean.histogram().size() - 1);
-    for (std::size_t i = 0; i < snaps.size(); i += b.cells() > 9 ? 5 : 1) {
+    // Every layer of 3x3 and every 5th of 2x5; under the sanitizers every 4th and every 15th (the
+    // Release run takes the others).
+    const std::size_t step = (b.cells() > 9 ? 5 : 1) * (testing::kSanitized ? (b.cells() > 9 ? 3 : 4) : 1);
+    for (std::size_t i = 0; i < snaps.size(); i += step) {
       const Snapshot& s = snaps[i];
       INFO("checkpoint before depth " << s.progress.next_layer);
       REQUIRE(s.fields.size() == two_bit_search_words(ranker, Metric::multi));

@@ -162,7 +162,9 @@ TEST_CASE("zh: the parser's errors are Chinese when --lang zh is on the command 
         {"serve --port 70000"},
         {"serve --max-seconds 0"},
         {"serve --max-connections 0"},
-        {"random --count 0"}},
+        {"random --count 0"},
+        {"query --goal '' 123456780 @"},
+        {"solve 123456780 --result= @"}},
        dir.path);
   // --lang=zh counts as well.
   const auto r = run_cli("query --lang=zh 1 2", dir.path);
@@ -178,6 +180,7 @@ TEST_CASE("zh: the errors of states, files, options and databases are Chinese", 
   testing::write_file(dir / "empty.txt", "# nothing\n");
   testing::write_file(dir / "suite.txt", "1 2 3 4 5 6 7 0 8  1 2 3 4 5 6 7 8 0\n");
   testing::write_file(dir / "lines.txt", "1 2 3 4 5 6 7 0 8 1 2 3 4 5 6 7 8 0 5\n");
+  testing::write_file(dir / "goals.txt", "1 2 3 4 5 6 7 0 8\t1 2 3 4 5 6 7 0 8\t0\n");
   std::filesystem::create_directories(dir / "folder");
   std::filesystem::create_directories(dir / "bad");
   testing::write_file(dir / "bad/3x3-123456780.tsdb", "garbage");
@@ -192,6 +195,12 @@ TEST_CASE("zh: the errors of states, files, options and databases are Chinese", 
         {"query x"},
         {"query ''"},
         {"query nosuchfile.txt"},
+        {"query ./missing.txt"},
+        {"query 5"},
+        {"query '1/2' --board 2x2"},
+        {"query é12345678"},
+        {"check goals.txt --goal 123456780"},
+        {"query 123456708 --db start.txt/db"},
         {"query folder/"},
         {"query empty.txt"},
         {"query --board 3y3 123456780"},

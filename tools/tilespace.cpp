@@ -128,11 +128,13 @@ int main(int argc, char** argv) {
   query->add_option_function<std::string>("start", [&](const std::string& v) { start = v; },
                                           "Start state, e.g. '1 2 3 4 5 6 7 8 0' or 123456780, a file, or - / nothing for stdin");
   add_common(query, c, true, true, true);
+  query->get_option("--goal")->description(
+      "Goal state (default: 1 2 ... N-1 0); a goal in the start file, or on a --batch line, must be the same");
   add_metric(query);
   query->add_option("--batch", batch,
                     "Answer one 'START [GOAL]' a line from FILE ('-' for stdin): one answer per line in order "
                     "(length, unreachable, or error: MESSAGE; --json adds each line's number); comment (#) and "
-                    "blank lines give no answer");
+                    "blank lines give no answer; with --goal, a line's own GOAL must be that goal (else an error line)");
   // 4x4 and 5x5 have no exact table: their answers are searched, within solve's limits.
   search::SolveRequest query_limits;
   for (const auto o : {search::Option::max_seconds, search::Option::max_nodes}) {
@@ -154,6 +156,8 @@ int main(int argc, char** argv) {
   solve->add_option_function<std::string>("start", [&](const std::string& v) { start = v; },
                                           "Start state, a file with the start (and goal), or - / nothing for stdin");
   add_common(solve, c, true, true, true);
+  solve->get_option("--goal")->description(
+      "Goal state (default: 1 2 ... N-1 0); a goal in the start file, or on a --batch line, must be the same");
   search::SolveRequest& rq = sf.request;
   auto text = [&](const char* name, std::optional<std::string>& to, const std::string& help) {
     return solve->add_option_function<std::string>(name, [&to](const std::string& v) { to = v; }, help);
@@ -176,7 +180,8 @@ int main(int argc, char** argv) {
   }
   solve->add_option("--batch", sf.batch,
                     "Solve every 'START [GOAL] [<TAB>expected length]' line of FILE ('-' for stdin) in parallel over "
-                    "--threads; one JSON line each, in order");
+                    "--threads; one JSON line each, in order; with --goal, a line's own GOAL must be that goal (else an "
+                    "error line)");
   solve->add_option("--result", sf.result,
                     "Write every board from start to goal to this file (or why there is none), e.g. result.txt");
   solve->add_flag("--animate", sf.animate, "Play the solution in the terminal, board by board");
@@ -237,6 +242,7 @@ int main(int argc, char** argv) {
   compare->add_option_function<std::string>("start", [&](const std::string& v) { start = v; },
                                             "Start state, a file with the start (and goal), or - / nothing for stdin");
   add_common(compare, c, true, true, true);
+  compare->get_option("--goal")->description("Goal state (default: 1 2 ... N-1 0); a goal in the start file must be the same");
   add_metric(compare);
   compare->add_option("--suite", lf.suite, "File of 'START GOAL' lines (e.g. tools/suites/8puzzle-assignment.txt)");
   compare->add_option("--algorithms", lf.algorithms, "Solvers, e.g. bfs,astar:manhattan,idastar:linear-conflict");
@@ -259,6 +265,9 @@ int main(int argc, char** argv) {
                "a claimed optimal length, or unreachable)");
   check->add_option("file", check_file, "The answers ('-' for standard input)")->required();
   add_common(check, c, true, true, false);
+  check->get_option("--goal")->description(
+      "The goal of lines with an empty GOAL (default: 1 2 ... N-1 0); given, a line's own GOAL must be the same (else "
+      "the line is malformed)");
   add_metric(check);
   check->add_option("--junit", cf.junit,
                     "Also write JUnit XML: one <testcase> per line, in order (a <failure> for a failed line, <skipped> "
@@ -276,11 +285,12 @@ int main(int argc, char** argv) {
   lab_text(random, "--depth", rf.depth, "Only states exactly this many moves from the goal: uniform among them from the distance table; on 4x4 "
            "(at most 45) and 5x5 (at most 55) random walks proven that far by search. Drawn with replacement");
   lab_text(random, "--seed", rf.seed, "Seed: the same seed gives the same states (default: random)");
-
   // --lang: every subcommand prints for a person (its messages, notices, tables and verdicts);
   // what it prints for a program (JSON, CSV, JUnit, the states of random, the HTTP API) stays English.
   for (CLI::App* sub : app.get_subcommands({}))
     sub->add_option("--lang", c.lang, "Messages in en or zh")->check(one_of("language", {"en", "zh"}));
+  // Every option above: no empty value, --db a folder (cli/terminal.hpp).
+  value_rules(app);
 
   // The language of the parser's own errors: CLI11 has not set c.lang when parsing fails, so
   // --lang zh (or --lang=zh) is looked for on the command line itself, up to a "--".
@@ -320,6 +330,7 @@ int main(int argc, char** argv) {
     return code;
   };
   try {
+    if (const std::string empty = empty_after_equals(app, argc, argv); !empty.empty()) throw CLI::ValidationError(empty);
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return printed(app.exit(e));

@@ -64,8 +64,10 @@ struct CheckFields {
 };
 // Splits a line into its three tab-separated fields and reads the states: on `board` when given
 // (the allocation-free forms of query.hpp first, then the grammar of problem.hpp), the goal on the
-// start's board. Throws InputError in one line: the fields' count, or the state naming its field
-// (`start: ...`, `goal: ...`), or start and goal on different boards. The answer is not parsed.
+// start's board. `default_goal`: the goal given for every line (--goal), if any; a line's own GOAL
+// must then be the same (problem.hpp require_given_goal). Throws InputError in one line: the
+// fields' count, or the state naming its field (`start: ...`, `goal: ...`), a GOAL that differs
+// from `default_goal`, or start and goal on different boards. The answer is not parsed.
 CheckFields parse_check_line(std::string_view line, const std::optional<Board>& board,
                              const std::optional<State>& default_goal);
 

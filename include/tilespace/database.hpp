@@ -212,7 +212,8 @@ void write_atomically(const std::filesystem::path& path, std::initializer_list<s
 void remove_stale_temporaries(const std::filesystem::path& path);
 
 // Creates the folder `dir` when it is missing — that folder only: a missing parent (a mistyped
-// --db such as typo/deep/er) is a DataError naming it, and nothing is created. Called only by what
+// --db such as typo/deep/er) is a DataError naming it, and nothing is created; so is a file where
+// the folder or its parent should be ("out: is a file, not a folder"). Called only by what
 // writes (write_atomically, the build's checkpoints), so a command that only reads creates nothing.
 void create_folder(const std::filesystem::path& dir);
 

@@ -143,4 +143,11 @@ struct LinePair {
 };
 LinePair parse_line_pair(std::string_view line, const std::optional<Board>& board);
 
+// The one rule for a line's own goal (query --batch, solve --batch, check, POST /api/query), as for
+// a start file's: when a goal is given for every line (`given`, which the front end calls
+// `given_name`: "--goal"), a line's own goal must be that same state (repeating it is fine);
+// otherwise InputError about the goal, which the caller reports as it reports any bad line. Without
+// `given` a line's own goal stands.
+void require_given_goal(const State& line_goal, const std::optional<State>& given, std::string_view given_name = "--goal");
+
 }  // namespace tilespace

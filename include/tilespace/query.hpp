@@ -28,6 +28,11 @@ struct SearchedAnswer {
 
 struct BatchOptions {
   State goal;         // used for lines without a goal; also fixes the board
+  // `goal` was given for every line (--goal): a line with a goal of its own must repeat it
+  // (problem.hpp require_given_goal; `goal_name` names it in the message), else the line is bad.
+  // False: `goal` is the default one, and a line's own goal stands.
+  bool goal_given = false;
+  std::string goal_name = "--goal";
   bool json = false;  // {"length":n} per line instead of n / unreachable
   std::uint64_t first_line = 1;  // number of the first line of `input`, for messages
   std::string name = "input";    // the input's name in messages ("pairs.txt line 7: ...")

@@ -227,7 +227,7 @@ int cmd_compare(Common& c, const std::optional<std::string>& start_arg, const La
   } else if (sample > 0 && !start_arg) {
     sample_goal = read_problem(c, std::nullopt).goal;  // only the sample: no instance to run
   } else {
-    const Problem p = read_problem(c, start_arg.value_or("-"));
+    const Problem p = read_problem(c, start_or_stdin(c, start_arg));
     instances.emplace_back(*p.start, p.goal);
   }
   if (!sample_goal) sample_goal = instances[0].second;

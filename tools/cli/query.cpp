@@ -55,7 +55,7 @@ std::string stop_line(const Messages& m, search::Stop stop, const search::SolveR
 }  // namespace
 
 int cmd_query(Common& c, const std::optional<std::string>& start_arg, const search::SolveRequest& limits) {
-  const Problem p = read_problem(c, start_arg.value_or("-"));  // no START: standard input, as solve and compare
+  const Problem p = read_problem(c, start_or_stdin(c, start_arg));  // no START: standard input, as solve and compare
   require_answer_metric(c, p.goal.board);
   const search::Limits l = app::Oracle::limits(limits, p.goal.board);
   const State& s = *p.start;
@@ -115,6 +115,7 @@ int cmd_batch(Common& c, const std::string& file, const search::SolveRequest& li
   }
   BatchOptions opt;
   opt.goal = p.goal;
+  opt.goal_given = !c.goal.empty();
   opt.json = c.json;
   opt.name = file == "-" ? "standard input" : file;
   std::mutex store_mutex;

@@ -118,6 +118,7 @@ std::vector<BatchInstance> read_solve_batch(const std::string& file, const Commo
       }
       LinePair pair = parse_line_pair(states, board ? board : (default_goal ? std::optional<Board>(default_goal->board) : std::nullopt));
       b.start = pair.start;
+      if (pair.goal) require_given_goal(*pair.goal, default_goal);  // a goal of its own repeats --goal, if given
       b.goal = pair.goal ? *pair.goal : default_goal ? *default_goal : canonical_goal(b.start->board, b.start->cells() - 1);
       if (!(b.start->board == b.goal->board)) throw InputError("the start and the goal are on different boards");
     } catch (const InputError& e) {
@@ -253,7 +254,7 @@ int cmd_solve(Common& c, const std::optional<std::string>& start_arg, const Solv
     if (f.animate) throw option_error("animate", "plays one solution: give START, not --batch");
     return cmd_solve_batch(c, f);
   }
-  const Problem p = read_problem(c, start_arg.value_or("-"));  // no START: standard input
+  const Problem p = read_problem(c, start_or_stdin(c, start_arg));  // no START: standard input
   search::SolveRequest request = f.request;
   request.trace = !f.trace.empty();
   SearchSources sources(c);

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/messages.hpp"
 #include "tilespace/errors.hpp"
 #include "tilespace/numbers.hpp"
 
@@ -29,6 +30,55 @@ void add_common(CLI::App* app, Common& c, bool goal, bool json_flag, bool start)
   app->add_flag("--progress", c.progress, "Report each BFS layer on stderr (default: when stderr is a terminal)");
   if (json_flag) app->add_flag("--json", c.json, "Print JSON");
   if (start) app->add_option("--blank", c.blank, "The blank's name when tiles are named (letters, words)");
+}
+
+namespace {
+
+constexpr const char* kEmptyValue = "empty value: give a value or leave the option out";
+
+}  // namespace
+
+void value_rules(CLI::App& app) {
+  std::vector<CLI::App*> apps{&app};
+  for (CLI::App* sub : app.get_subcommands({})) apps.push_back(sub);
+  for (CLI::App* a : apps) {
+    for (CLI::Option* o : a->get_options({})) {
+      if (!o->nonpositional() || o->get_items_expected_max() == 0) continue;  // a flag, or a positional argument
+      if (o->check_lname("db"))
+        o->check(CLI::Validator(
+            [](std::string& v) -> std::string {
+              std::error_code ec;
+              const auto status = std::filesystem::status(v, ec);
+              return !ec && std::filesystem::exists(status) && !std::filesystem::is_directory(status)
+                         ? "'" + v + "' is a file, not a folder"
+                         : "";
+            },
+            ""));
+      // First (transform() puts a check before the others): "--metric: empty value", not "'' not in {...}".
+      o->transform(CLI::Validator(
+          [](std::string& v) -> std::string {
+            return v.empty() ? kEmptyValue : "";
+          },
+          ""));
+    }
+  }
+}
+
+std::string empty_after_equals(const CLI::App& app, int argc, const char* const* argv) {
+  const CLI::App* sub = &app;  // the subcommand is argv[1], as unknown_option finds it
+  if (argc > 1 && argv[1][0] != '-')
+    for (const CLI::App* s : app.get_subcommands({}))
+      if (s->get_name() == argv[1]) sub = s;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--") break;
+    if (arg.size() < 4 || arg.rfind("--", 0) != 0 || arg.find('=') != arg.size() - 1) continue;
+    const std::string name = arg.substr(0, arg.size() - 1);
+    const CLI::Option* o = sub->get_option_no_throw(name);
+    if (!o) o = app.get_option_no_throw(name);
+    if (o && o->get_items_expected_max() > 0) return o->get_name() + ": " + kEmptyValue;
+  }
+  return "";
 }
 
 std::function<std::string(const std::string&)> whole_number(std::uint64_t lo, std::uint64_t hi) {
@@ -257,6 +307,14 @@ void write_out(std::string_view text) {
 
 void flush_out() {
   if (std::fflush(stdout) != 0 || std::ferror(stdout)) throw DataError(kStdoutFailed);
+}
+
+std::string start_or_stdin(const Common& c, const std::optional<std::string>& start_arg) {
+  const std::string start = start_arg.value_or("-");
+  if (start == "-" && ::isatty(STDIN_FILENO))
+    std::fprintf(stderr, "tilespace: %s\n",
+                 Messages(c.lang).text("reading the start state from standard input (Ctrl-D to end)").c_str());
+  return start;
 }
 
 void print_board(const State& s, const Labels& labels) { std::fputs(board_text(s, labels).c_str(), stdout); }

@@ -204,6 +204,11 @@ std::string Service::batch(const HttpRequest& req, HttpFields& headers, bool& js
     need_table(pr.goal, m);  // 404 now, naming the board, rather than on the first line
   }
   o.goal = pr.goal;
+  // A goal parameter holds for every line: a line's own goal must repeat it, as with query --batch --goal.
+  if (const auto g = p.get("goal"); g && g->find_first_not_of(" ,+\t") != std::string::npos) {
+    o.goal_given = true;
+    o.goal_name = "the goal parameter";
+  }
   o.json = json_lines = p.flag("json");
   o.name = "body";
   // Lines with goals of their own need the tables of their blanks: the same policy as one query.

@@ -219,10 +219,11 @@ def check(answers, goal=None, board=None, db="out", max_seconds=None, metric=Non
     undecided, malformed, failed_by_kind, total_excess, seconds and verdicts (one per line).
 
     answers: the text of a check file ("START<TAB>GOAL<TAB>ANSWER" lines), or (start, goal,
-    answer) triples, goal None for the default goal, answer a move string such as "RDLU" or
-    "R D L U" (where the blank goes; "R3 U D2" with counts), a claimed optimal length, or
-    "unreachable"; metric: "single" (default) or "multi", how the answers' moves are counted. Rows are
-    numbered from 1, as the verdicts' `line` numbers them.
+    answer) triples, goal None for the default goal (`goal`, else 1 2 ... N-1 0; a row's own
+    goal must equal `goal` when that is given, else the row is malformed), answer a move string
+    such as "RDLU" or "R D L U" (where the blank goes; "R3 U D2" with counts), a claimed optimal
+    length, or "unreachable"; metric: "single" (default) or "multi", how the answers' moves are
+    counted. Rows are numbered from 1, as the verdicts' `line` numbers them.
     """
     if not isinstance(answers, str):
         lines = []
