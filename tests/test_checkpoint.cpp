@@ -409,7 +409,7 @@ TEST_CASE("foreign, truncated and corrupt checkpoints are refused with a DataErr
   CHECK_THAT(load_error(dir / "absent.ckpt", ranker, whole(ranker)), Contains("absent.ckpt"));
 }
 
-TEST_CASE("a checkpoint's damaged header is called damaged, every byte of it; an intact one of another version is "
+TEST_CASE("a checkpoint's damaged header is called damaged, every byte of it - an intact one of another version is "
           "another version",
           "[two-bit][checkpoint]") {
   TempDir dir;

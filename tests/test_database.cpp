@@ -171,7 +171,7 @@ TEST_CASE("corrupt, truncated and foreign database files are rejected with a mes
 // Issue 46, item 7: a flipped bit in byte 9 of a .tsdb read as "format version 259 ... (delete the
 // file ...); rebuild it with ...": two remedies for what is corruption. The header's checksum is
 // verified before any field is believed (database.hpp, "Versions").
-TEST_CASE("a damaged header is called damaged, every byte of it, in every kind of file; only an intact header of "
+TEST_CASE("a damaged header is called damaged, every byte of it, in every kind of file - only an intact header of "
           "another version gets the version message",
           "[database]") {
   TempDir dir;

@@ -736,7 +736,7 @@ TEST_CASE("frontdoor: each kind of the parser's errors is one line in the comman
   }
 }
 
-TEST_CASE("frontdoor: --help gives every description its own column; solve lists --metric's values; serve names "
+TEST_CASE("frontdoor: --help gives every description its own column - solve lists --metric's values - serve names "
           "an API.md that exists",
           "[frontdoor]") {
   TempDir dir;

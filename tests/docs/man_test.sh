@@ -34,7 +34,9 @@ for sub in "${subcommands[@]}"; do
   fi
   # serve's names the API document where this command finds it, the page where it is installed
   # (tools/man.sh): the path is compared apart.
-  summary=$("$bin" "$sub" --help | head -n 1 | sed -E 's#\(API: [^)]*/API\.md\)#(API: <prefix>/#')
+  # The whole --help first: a reader that stops early (head) would end the command by SIGPIPE.
+  help=$("$bin" "$sub" --help)
+  summary=$(head -n 1 <<<"$help" | sed -E 's#\(API: [^)]*/API\.md\)#(API: <prefix>/#')
   section=$(sed -E 's#\(API: <prefix>/[^)]*/API\.md\)#(API: <prefix>/#' <<<"$section")
   grep -qxF -- "$summary" <<<"$section" || fail "$sub: its summary is not in its section: $summary"
   # The entries' names: the line after each .TP.
@@ -66,7 +68,8 @@ for sub in "${subcommands[@]}"; do
   echo "ok: $sub: $options options"
 done
 
-api=$("$bin" serve --help | head -n 1 | sed -nE 's#.*\(API: ([^)]*)\)#\1#p')
+serve_help=$("$bin" serve --help)
+api=$(head -n 1 <<<"$serve_help" | sed -nE 's#.*\(API: ([^)]*)\)#\1#p')
 [[ -f $api ]] || fail "serve --help names '$api', not a file"
 grep -qE '\(API: <prefix>/[^)]*/API\.md\)' <<<"$source_text" || fail "the page does not name the API document under <prefix>/"
 

@@ -30,8 +30,9 @@ for f in bin/tilespace include/tilespace/distance_table.hpp include/tilespace/se
 done
 [[ $("$prefix/bin/tilespace" --version) == "tilespace $version" ]] || fail "tilespace --version is not 'tilespace $version'"
 # serve --help points to the installed API document, not to a source path.
-"$prefix/bin/tilespace" serve --help | grep -q "share/doc/tilespace/API.md" || fail "serve --help does not name share/doc/tilespace/API.md"
-"$prefix/bin/tilespace" serve --help | grep -q "tools/viewer" && fail "serve --help names a source path"
+serve_help=$("$prefix/bin/tilespace" serve --help)  # whole: grep -q on a pipe could end it by SIGPIPE
+grep -q "share/doc/tilespace/API.md" <<<"$serve_help" || fail "serve --help does not name share/doc/tilespace/API.md"
+grep -q "tools/viewer" <<<"$serve_help" && fail "serve --help names a source path"
 grep -q "$version" "$prefix/share/man/man1/tilespace.1" || fail "the man page does not give the version $version"
 # Nothing in the install may point back into the build or source tree.
 if grep -rlI -e "$build" -e "$here" "$prefix" >/dev/null; then
