@@ -318,28 +318,23 @@ int main(int argc, char** argv) {
     }
   }
 
-  // What --help, --version and --bash-completion printed, flushed and checked as a command's output.
-  auto printed = [&](int code) {
-    try {
-      flush_out();
-    } catch (const DataError& e) {
-      const Messages& m = parse_messages;
-      std::fprintf(stderr, "tilespace: %s%s%s\n", m.get("file error").c_str(), m.colon().c_str(), m.error(e).c_str());
-      return static_cast<int>(kExitData);
-    }
+  // One error line on stderr: "tilespace: KIND: MESSAGE", in the language `m` speaks.
+  auto report = [](const Messages& m, const char* kind, const std::exception& e, int code) {
+    std::fprintf(stderr, "tilespace: %s%s%s\n", m.get(kind).c_str(), m.colon().c_str(), m.error(e).c_str());
     return code;
   };
   try {
     if (const std::string empty = empty_after_equals(app, argc, argv); !empty.empty()) throw CLI::ValidationError(empty);
     app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return printed(app.exit(e));
-  } catch (const CLI::CallForAllHelp& e) {
-    return printed(app.exit(e));
-  } catch (const CLI::CallForVersion& e) {
-    return printed(app.exit(e));
-  } catch (const CLI::Success& e) {  // --bash-completion
-    return printed(app.exit(e));
+  } catch (const CLI::Success& e) {  // --help, --version, --bash-completion (CLI11's CallFor* are Success)
+    // What they printed, flushed and checked as a command's output.
+    const int code = app.exit(e);
+    try {
+      flush_out();
+    } catch (const DataError& d) {
+      return report(parse_messages, "file error", d, kExitData);
+    }
+    return code;
   } catch (const CLI::ParseError& e) {
     std::string msg = parse_error_text(app, e, argc, argv);
     std::replace(msg.begin(), msg.end(), '\n', ' ');
@@ -351,11 +346,7 @@ int main(int argc, char** argv) {
   // Notices and progress lines of the application layer in the chosen language (Common::wording).
   if (c.lang != "en") c.wording = [m = Messages(c.lang)](const std::string& s) { return m.text(s); };
   // One line on stderr, in the chosen language.
-  auto fail = [&](const std::exception& e, const char* kind, int code) {
-    const Messages m(c.lang);
-    std::fprintf(stderr, "tilespace: %s%s%s\n", m.get(kind).c_str(), m.colon().c_str(), m.error(e).c_str());
-    return code;
-  };
+  auto fail = [&](const std::exception& e, const char* kind, int code) { return report(Messages(c.lang), kind, e, code); };
   // The subcommand; its output is flushed and checked after it returns (one output path,
   // terminal.hpp): a failed write is exit 3, "standard output: write failed", whatever it answered.
   auto run = [&]() -> int {
