@@ -84,11 +84,15 @@ class Child {
   bool wait_for(double seconds) {
     return wait_for(seconds, [] { return false; });
   }
-  void kill_now() {
+  // SIGKILLs the child and reaps it. Returns true if the kill ended it, false if the child had
+  // ended by itself since the last poll (a run that finishes just as its kill is due): then
+  // exit_code() says how it ended, and the caller treats the run as finished.
+  [[nodiscard]] bool kill_now() {
     ::kill(pid_, SIGKILL);
     ::waitpid(pid_, &status_, 0);
     pid_ = -1;
     ended_ = std::chrono::steady_clock::now();
+    return killed();
   }
   int exit_code() const { return WIFEXITED(status_) ? WEXITSTATUS(status_) : -1; }
   pid_t id() const { return id_; }

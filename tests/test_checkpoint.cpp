@@ -814,11 +814,11 @@ TEST_CASE("cli: build --resume killed at random moments ends with the same datab
     const double t = mode == random_moment ? delay(rng) : 300;
     const std::string log_name = "run" + std::to_string(run) + ".log";
     Child c(args, dir / log_name);
-    const bool ended = mode == random_moment ? c.wait_for(t)
-                       : mode == while_writing_checkpoint
-                           ? c.wait_for(t, [&] { return writing(name + ".ckpt", ckpt_size, c.id()); })
-                           : c.wait_for(t, [&] { return writing(name, want.size(), c.id()); });
-    if (!ended) c.kill_now();
+    bool ended = mode == random_moment ? c.wait_for(t)
+                 : mode == while_writing_checkpoint
+                     ? c.wait_for(t, [&] { return writing(name + ".ckpt", ckpt_size, c.id()); })
+                     : c.wait_for(t, [&] { return writing(name, want.size(), c.id()); });
+    if (!ended) ended = !c.kill_now();  // false: it finished just before the kill
     const std::string log = testing::read_file(dir / log_name);
     INFO("run " << run << ": " << (ended ? "finished" : "killed") << " after " << c.seconds() << " s; output: " << log);
     char line[200];
@@ -830,7 +830,6 @@ TEST_CASE("cli: build --resume killed at random moments ends with the same datab
       std::snprintf(line, sizeof line, "run %zu finished by itself after %.2f s (kill planned %s%s)", run, c.seconds(), why,
                     mode == random_moment ? (", at " + std::to_string(t).substr(0, 5) + " s").c_str() : "");
     } else {
-      CHECK(c.killed());
       ++kills;
       random_kills += mode == random_moment;
       std::snprintf(line, sizeof line, "run %zu killed %s, after %.2f s", run, why, c.seconds());
