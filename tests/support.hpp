@@ -30,6 +30,21 @@ inline constexpr bool kSanitized = false;
 inline constexpr bool kSanitized = false;
 #endif
 
+// True under TSan, which runs only the [threads] tests, 5-15 times slower than a Release build:
+// there they keep what races (several threads on shared words and regions) and drop repeats of
+// the same board's shape (each says which).
+#if defined(__SANITIZE_THREAD__)
+inline constexpr bool kThreadSanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+inline constexpr bool kThreadSanitized = true;
+#else
+inline constexpr bool kThreadSanitized = false;
+#endif
+#else
+inline constexpr bool kThreadSanitized = false;
+#endif
+
 // A fresh empty folder under the system temp dir, removed on destruction.
 struct TempDir {
   std::filesystem::path path;

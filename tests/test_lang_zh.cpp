@@ -96,10 +96,19 @@ std::vector<std::string> double_spaced(const std::string& err) {
 // Runs each case with --lang zh, then with --lang en in the same folder (the Chinese run first,
 // so that it is the one that meets a missing database and builds it): the same exit code, no
 // English word in what the Chinese run printed, and no message line in either with two spaces
-// in a row.
+// in a row. Under the sanitizers, where a run of the command costs ten times as much, the English
+// twin runs for every third case only: the Chinese run takes the translation's code, and the
+// Release build compares every pair.
 void walk(const std::vector<Case>& cases, const std::filesystem::path& cwd, const std::string& input = "") {
+  std::size_t n = 0;
   for (const Case& c : cases) {
     const auto zh = run_cli(with_lang(c.args, "zh"), cwd, input);
+    if (testing::kSanitized && n++ % 3 != 0) {
+      INFO("tilespace " << with_lang(c.args, "zh") << "\n--- stdout:\n" << zh.out << "--- stderr:\n" << zh.err);
+      CHECK(english_words((c.machine ? "" : zh.out) + zh.err) == std::vector<std::string>{});
+      CHECK(double_spaced(zh.err) == std::vector<std::string>{});
+      continue;
+    }
     const auto en = run_cli(with_lang(c.args, "en"), cwd, input);
     INFO("tilespace " << with_lang(c.args, "zh") << "\n--- stdout:\n" << zh.out << "--- stderr:\n" << zh.err
                       << "--- stderr (en):\n" << en.err);

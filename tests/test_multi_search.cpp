@@ -201,7 +201,9 @@ TEST_CASE("the other multi-tile solvers on a sample of 3x3 states: optimal ones 
   }
 }
 
-TEST_CASE("multi-tile search equals the multi-tile table on random 3x4 states", "[multi][search][big]") {
+// [slow], not [big]: after the table (built on both cores) one thread searches, so the Release
+// build runs it beside another test.
+TEST_CASE("multi-tile search equals the multi-tile table on random 3x4 states", "[multi][search][slow]") {
   const Board b(3, 4);
   const DistanceTable t = multi_table(b, b.cells() - 1);
   const GoalTable gt(t, b.cells() - 1);
@@ -287,8 +289,9 @@ TEST_CASE("walking distance is admissible and consistent in both metrics on ever
   CHECK_FALSE(walking_distance_takes(Board(2, 8)));
 }
 
+// [slow], not [big]: one thread searches after the table is built (as the 3x4 case above).
 TEST_CASE("multi-tile search with walking distance equals the multi-tile table on random 2x6 states",
-          "[multi][search][big]") {
+          "[multi][search][slow]") {
   const Board b(2, 6);
   const DistanceTable t = multi_table(b, b.cells() - 1);
   const GoalTable gt(t, b.cells() - 1);
@@ -502,7 +505,7 @@ TEST_CASE("Korf's 15-puzzle instances in the multi-tile metric: two different se
 
 TEST_CASE("the 15-puzzle in the multi-tile metric: a BFS to depth 12 matches Rokicki's published layers, and IDA* "
           "with multi-tile pattern databases solves states of the deepest layers in exactly their depth",
-          "[multi][search][pdb][big]") {
+          "[multi][search][pdb][slow]") {  // [slow], not [big]: one thread (as the 3x4 case above)
   // tests/data/multi-tile.txt: "layers 4x4 ..." (Rokicki 2014, to depth 23).
   std::vector<std::uint64_t> published;
   {

@@ -522,6 +522,20 @@ TEST_CASE("two-bit engine: fields and database files are byte-identical for 1, 2
   }
 }
 
+namespace {
+
+// Under TSan (testing::kThreadSanitized) the two tests below keep what races, two threads on the
+// same words and regions, and drop the repeats of a board's shape that ASan and the Release build
+// run: 5x2 (2x5 remains, where regions of 2^20 ranks are applied by two threads at once), and on
+// 3x3 every goal blank but a corner, an edge and the centre.
+bool skipped_under_tsan(const Board& b, int blank) {
+  if (!testing::kThreadSanitized) return false;
+  if (b == Board(5, 2)) return true;
+  return b == Board(3, 3) && blank != 0 && blank != 1 && blank != 4;
+}
+
+}  // namespace
+
 TEST_CASE("two-bit engine: deferred far targets leave the fields, histogram and farthest states unchanged",
           "[two-bit][engine][threads]") {
   // Regions far smaller than the engine's (2^21 ranks) defer most vertical targets even on these
@@ -536,6 +550,7 @@ TEST_CASE("two-bit engine: deferred far targets leave the fields, histogram and 
       // two threads only (regions shared by threads; one and three threads are the Release build's).
       if (b.cells() == 10 && blank != 0 && blank != 4) continue;
       if (testing::kSanitized && b.cells() == 10 && blank != (b.width() == 5 ? 0 : 4)) continue;
+      if (skipped_under_tsan(b, blank)) continue;
       const Ranker ranker(b, blank);
       FieldArray plain(two_bit_words(ranker));
       const TwoBitResult base = bfs_two_bit(ranker, plain.span(), threads_option(1));  // the default: none
@@ -620,6 +635,7 @@ TEST_CASE("two-bit engine, multi-tile metric: the byte engine's layers and farth
     for (int blank = 0; blank < b.cells(); ++blank) {
       if (b.cells() == 10 && blank != 0 && blank != 4) continue;
       if (testing::kSanitized && b.cells() == 10 && blank != (b.width() == 5 ? 0 : 4)) continue;
+      if (skipped_under_tsan(b, blank)) continue;
       check_multi_two_bit(b, blank, testing::kSanitized ? std::vector<int>{2} : std::vector<int>{1, 2, 3}, true);
     }
   }
@@ -1713,8 +1729,8 @@ TEST_CASE("cli: query, batch, stats, solve, verify, check and random answer alik
   const Board b(2, 5);
   const State goal = canonical_goal(b, 9), centre = canonical_goal(b, 4);
   // Each run of the command costs a process start and a table load (seconds under ASan): the
-  // goal and three walks, each through the three query forms.
-  for (int i = 0; i < 4; ++i) {
+  // goal and three walks (one under the sanitizers), each through the three query forms.
+  for (int i = 0; i < (testing::kSanitized ? 2 : 4); ++i) {
     const State s = i == 0 ? goal : testing::random_walk(goal, 100 + i, rng);
     same("query '" + s.to_string() + "' --board 2x5");
     same("query '" + s.to_string() + "' --board 2x5 --json");
@@ -1749,7 +1765,10 @@ TEST_CASE("cli: query, batch, stats, solve, verify, check and random answer alik
   CHECK(st["histogram"] == json(published(b, "corner").counts));
   CHECK(st["farthest"].size() == st["farthest_count"].get<std::size_t>());
   std::string answers;
-  for (int i = 0; i < 6; ++i) {  // both goals three times; lines 1 and 4 claim one move too many
+  // Both goals three times (under the sanitizers: the centre twice, the corner once); pairs 1 and
+  // 4 claim one move too many.
+  const int pairs = testing::kSanitized ? 3 : 6, wrong = pairs / 3;
+  for (int i = 0; i < pairs; ++i) {
     const State g = i % 2 ? goal : centre;
     const State s = testing::random_walk(g, 301 + i, rng);
     const std::string pair = "'" + s.to_string() + "' --board 2x5 --goal '" + g.to_string() + "'";
@@ -1765,8 +1784,8 @@ TEST_CASE("cli: query, batch, stats, solve, verify, check and random answer alik
   r = same("check answers.txt --board 2x5");
   CHECK(r.rc == 1);  // the wrong lengths
   const json ch = same_json("check answers.txt --board 2x5");
-  CHECK(ch["failed_by_kind"]["wrong-length"] == 2);
-  CHECK(ch["passed"] == 10);
+  CHECK(ch["failed_by_kind"]["wrong-length"] == wrong);
+  CHECK(ch["passed"] == 2 * pairs - wrong);
   same_json("verify --board 2x5 --sample 50 --algorithms astar:manhattan");
   same_json("verify --board 2x5 --goal '1 2 3 4 0 5 6 7 8 9' --sample 30 --algorithms astar:manhattan");
   for (const std::string depth : {"20", "30", "34", "50", "55"})  // rejection, and the listed radius

@@ -3,9 +3,11 @@
 #
 #   tools/sanitize.sh [address|fuzz|thread|all]     (default: all, in that order)
 #
-#   address  build-fuzz/ (clang): the library, the command and the Catch2 tests with ASan+UBSan
-#            (and the fuzzers' coverage instrumentation, so the one folder also builds the fuzz
-#            targets); runs the tests except the long ones (tests/CMakeLists.txt says which), two
+#   address  build-fuzz/ (clang): the library, the command and the Catch2 tests with ASan+UBSan;
+#            the same folder builds the fuzz targets, so what they explore also carries the
+#            fuzzers' coverage instrumentation (not the tests, the command or the compute engines,
+#            which run 1.5-3 times slower with it: cmake/flags.cmake); runs the tests except the
+#            long ones (tests/CMakeLists.txt says which), two
 #            at a time. Any report aborts the process: UBSan does not recover, and a command that
 #            a test runs fails the test on a report whatever its exit code (tests/support.cpp).
 #   fuzz     every libFuzzer target for FUZZ_SECONDS (default 20) on its seeds (tools/fuzz.sh).
