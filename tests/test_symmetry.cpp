@@ -229,16 +229,19 @@ TEST_CASE("every 2x5 goal blank through its class equals its own table on every 
   check_every_goal_blank(Board(2, 5), 12, true);
 }
 
-// Every class of 3x4, through one cell besides its representative (a 3x4 table takes 5-10 s to
-// build, so 8 builds rather than 12), the cells chosen so that every symmetry of the board is used:
-// 11 (half turn), 10 and 7 (up-down), 5 (left-right). 1 M random starts a cell, 1000 random goals.
+// Three classes of 3x4, each through one cell besides its representative (a 3x4 table takes 5-10 s
+// to build, so 6 builds rather than 12), the cells chosen so that every symmetry of the board is
+// used: 11 (half turn), 10 (up-down), 5 (left-right). The fourth class, {4, 7}, maps by up-down as
+// 10 does. 1 M random starts a cell, 1000 random goals.
 TEST_CASE("every 3x4 blank class through its representative equals a cell's own table on 1 M random states",
           "[symmetry][goals][big]") {
   const Board b(3, 4);
   std::mt19937_64 rng(13);
-  const std::vector<int> tested{11, 10, 5, 7};
+  const std::vector<int> tested{11, 10, 5};
   std::set<std::vector<int>> used;  // the symmetries taken
   for (const auto& cls : blank_classes(b)) {
+    if (std::none_of(tested.begin(), tested.end(), [&](int c) { return std::count(cls.begin(), cls.end(), c) > 0; }))
+      continue;  // {4, 7}: no table built
     const DistanceTable rep = DistanceTable::build(b, cls.front());
     for (const int c : tested) {
       if (std::count(cls.begin(), cls.end(), c) == 0) continue;

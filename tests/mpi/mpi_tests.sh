@@ -9,7 +9,7 @@
 #                even 2x4's 5 units), and on 2x5 every layer of at least 100,000 states is
 #                balanced (the most states one process expanded over the fewest: at most 1.1)
 #   reference    the threaded 3x4 table, for the cases below (a ctest fixture)
-#   balance      3x4 on 1 to 4 processes: cmp with the reference, and every layer of at least
+#   balance      3x4 on 2 to 4 processes: cmp with the reference, and every layer of at least
 #                100,000 states balanced (at most 1.1, from the --progress lines)
 #   up_to_date   an existing valid table is kept ("up to date: FILE", the file untouched), as
 #                `tilespace build` keeps it, and rebuilt with --force; a byte table of the same
@@ -165,13 +165,14 @@ case $case_name in
 
   balance)
     ref=$(table_in "$work/reference-3x4")
-    for np in 1 2 3 4; do
+    # One process is `small`'s case (byte-identical tables on 1-4 processes); here the deal's balance.
+    for np in 2 3 4; do
       db=$out/np$np
       run_mpi "$np" "$db.log" build --board 3x4 --db "$db" --progress || { cat "$db.log" >&2; fail "3x4 on $np"; }
       cmp "$ref" "$db/$(basename "$ref")" || fail "3x4 on $np processes differs from the threaded table"
       grep -q "^tilespace-mpi: 3x4 dealt to $np process\(es\)\?: 58472 units of 128 words, round-robin$" "$db.log" ||
         { cat "$db.log" >&2; fail "no line saying the deal"; }
-      ((np == 1)) || check_balance "$db.log" "3x4 on $np processes"
+      check_balance "$db.log" "3x4 on $np processes"
       tail -n 1 "$db.log"
     done
     ;;
