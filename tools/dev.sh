@@ -107,11 +107,17 @@ case "$task" in
     start=$SECONDS
     # Two at a time; the tests that need both cores, the whole memory bandwidth or quiet timing run
     # alone (RUN_SERIAL, tests/CMakeLists.txt).
+    # Meanwhile the sanitizer builds run at the lowest priority: they take the CPU time that the
+    # Release tests leave idle, and each sanitizer stage waits for its folder's build
+    # (tools/sanitize.sh prebuild; its log in build/sanitize-prebuild.log).
+    nice -n 19 tools/sanitize.sh prebuild >build/sanitize-prebuild.log 2>&1 &
+    prebuild=$!
     ctest --test-dir build --output-on-failure -j"$(nproc)" || status=$?
     echo "dev.sh: Release tests: $([[ $status -eq 0 ]] && echo ok || echo FAILED) in $((SECONDS - start)) s" >&2
     # The sanitized tests' shared 4x4 databases (tests/support.hpp) are built by this Release
     # command, the same files in 2 s rather than 60; the sanitized commands read them.
     TILESPACE_TEST_BUILDER=$PWD/build/tilespace run tools/sanitize.sh all || status=1
+    wait "$prebuild" || true
     echo "dev.sh: test: $([[ $status -eq 0 ]] && echo 'everything passed' || echo FAILED) in $SECONDS s" >&2
     exit "$status"
     ;;
