@@ -54,6 +54,17 @@ std::string read_file(const std::filesystem::path& p) {
   return ss.str();
 }
 
+bool one_line(const std::string& s) { return !s.empty() && s.find('\n') == s.size() - 1; }
+
+std::vector<std::string> temporaries(const std::filesystem::path& dir) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> found;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+    if (it->path().filename().string().find(".tmp.") != std::string::npos) found.push_back(it->path().string());
+  return found;
+}
+
 RunResult run_cli(const std::string& args, const std::filesystem::path& cwd, const std::string& input,
                   const std::filesystem::path& cli) {
   TempDir io;

@@ -15,35 +15,31 @@
 
 namespace testing {
 
-// True in the sanitizer builds (ASan+UBSan: the fuzz folder; TSan), where the code runs 10-50
-// times slower: a few heavy tests check the same property on a smaller sample there (each says
-// which), the Release build on the whole.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-inline constexpr bool kSanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-inline constexpr bool kSanitized = true;
+// Which sanitizer the tests are built with: GCC defines __SANITIZE_*__, clang answers
+// __has_feature.
+#if defined(__has_feature)
+#define TILESPACE_TEST_HAS_FEATURE(x) __has_feature(x)
 #else
-inline constexpr bool kSanitized = false;
+#define TILESPACE_TEST_HAS_FEATURE(x) 0
 #endif
+#if defined(__SANITIZE_ADDRESS__) || TILESPACE_TEST_HAS_FEATURE(address_sanitizer)
+inline constexpr bool kAddressSanitized = true;
 #else
-inline constexpr bool kSanitized = false;
+inline constexpr bool kAddressSanitized = false;
 #endif
-
 // True under TSan, which runs only the [threads] tests, 5-15 times slower than a Release build:
 // there they keep what races (several threads on shared words and regions) and drop repeats of
 // the same board's shape (each says which).
-#if defined(__SANITIZE_THREAD__)
-inline constexpr bool kThreadSanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
+#if defined(__SANITIZE_THREAD__) || TILESPACE_TEST_HAS_FEATURE(thread_sanitizer)
 inline constexpr bool kThreadSanitized = true;
 #else
 inline constexpr bool kThreadSanitized = false;
 #endif
-#else
-inline constexpr bool kThreadSanitized = false;
-#endif
+#undef TILESPACE_TEST_HAS_FEATURE
+// True in the sanitizer builds (ASan+UBSan: the fuzz folder; TSan), where the code runs 10-50
+// times slower: a few heavy tests check the same property on a smaller sample there (each says
+// which), the Release build on the whole.
+inline constexpr bool kSanitized = kAddressSanitized || kThreadSanitized;
 
 // A fresh empty folder under the system temp dir, removed on destruction.
 struct TempDir {
@@ -90,6 +86,11 @@ std::vector<Instance> read_instances(const std::string& file, const tilespace::B
 
 void write_file(const std::filesystem::path& p, const std::string& text);
 std::string read_file(const std::filesystem::path& p);
+// True when `s` is one line: not empty, one newline, at its end (an error message).
+bool one_line(const std::string& s);
+// Files in `dir` (recursively; none if it does not exist) whose name holds ".tmp.": the atomic
+// writer's leftovers, as paths.
+std::vector<std::string> temporaries(const std::filesystem::path& dir);
 
 // Compares two byte strings without printing them (files of tens of MB): empty when equal, else
 // their sizes and the first offset where they differ. Use as CHECK(bytes_differ(a, b) == "").

@@ -29,6 +29,7 @@ using namespace tilespace;
 using search::MoveAutomaton;
 using Catch::Matchers::Contains;
 using nlohmann::json;
+using testing::one_line;
 using testing::run_cli;
 using testing::TempDir;
 
@@ -51,7 +52,6 @@ std::string load_error(const std::filesystem::path& p, int depth = 0) {
   return "";
 }
 
-bool one_line(const std::string& s) { return !s.empty() && s.find('\n') == s.size() - 1; }
 
 // Move strings of each length 0..max_len legal on `board` from every blank cell, by depth-first
 // enumeration: those that never undo the last move, or (with `fsm`) those the machine accepts.

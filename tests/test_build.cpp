@@ -23,12 +23,12 @@
 using namespace tilespace;
 using Catch::Matchers::Contains;
 using nlohmann::json;
+using testing::one_line;
 using testing::run_cli;
 using testing::TempDir;
 
 namespace {
 
-bool one_line(const std::string& s) { return !s.empty() && s.find('\n') == s.size() - 1; }
 
 // The files of a folder (none if it does not exist), sorted.
 std::vector<std::filesystem::path> files_in(const std::filesystem::path& dir) {

@@ -36,6 +36,7 @@ using nlohmann::json;
 using testing::run_cli;
 using testing::RunResult;
 using testing::TempDir;
+using testing::temporaries;
 using testing::write_file;
 namespace fs = std::filesystem;
 
@@ -92,15 +93,6 @@ void check_error(const RunResult& r, int rc, const std::vector<std::string>& say
     CAPTURE(s);
     CHECK(r.err.find(s) != std::string::npos);
   }
-}
-
-// Files in `dir` (recursively) whose name holds ".tmp.": the atomic writer's leftovers.
-std::vector<std::string> temporaries(const fs::path& dir) {
-  std::vector<std::string> found;
-  std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
-    if (it->path().filename().string().find(".tmp.") != std::string::npos) found.push_back(it->path().string());
-  return found;
 }
 
 // The tiles of a JSON state array as "1 2 3 ...".

@@ -35,6 +35,7 @@
 
 using namespace tilespace;
 using Catch::Matchers::Contains;
+using testing::one_line;
 using testing::run_cli;
 using testing::TempDir;
 using testing::Child;
@@ -88,7 +89,6 @@ std::string load_error(const std::filesystem::path& p, const Ranker& r, const Ch
   return "";
 }
 
-bool one_line(const std::string& s) { return !s.empty() && s.find('\n') == s.size() - 1; }
 
 bool same_fields(std::span<const std::uint64_t> a, std::span<const std::uint64_t> b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size_bytes()) == 0;
@@ -746,7 +746,7 @@ TEST_CASE("cli: build --metric multi --resume continues a multi-tile checkpoint,
 
 namespace {
 
-std::vector<std::string> temporaries(const std::filesystem::path& dir) {
+std::vector<std::string> temporary_names(const std::filesystem::path& dir) {
   std::vector<std::string> out;
   for (const auto& e : std::filesystem::directory_iterator(dir))
     if (e.path().filename().string().find(".tmp.") != std::string::npos) out.push_back(e.path().filename().string());
@@ -846,7 +846,7 @@ TEST_CASE("cli: build --resume killed at random moments ends with the same datab
       }
       CHECK(layer >= last_layer);
     }
-    const auto tmp = std::filesystem::exists(bdir) ? temporaries(bdir) : std::vector<std::string>{};
+    const auto tmp = std::filesystem::exists(bdir) ? temporary_names(bdir) : std::vector<std::string>{};
     // Every run starts by removing the checkpoint temporaries of dead writers (all runs live long
     // enough), and a run that saves the database removes the database's: none of an earlier run stays.
     for (const auto& f : tmp) {
@@ -883,6 +883,6 @@ TEST_CASE("cli: build --resume killed at random moments ends with the same datab
   REQUIRE(std::filesystem::exists(db));
   CHECK(testing::bytes_differ(testing::read_file(db), want) == "");
   CHECK_FALSE(std::filesystem::exists(ckpt));
-  CHECK(temporaries(bdir).empty());
-  CHECK(temporaries(a).empty());
+  CHECK(temporary_names(bdir).empty());
+  CHECK(temporary_names(a).empty());
 }

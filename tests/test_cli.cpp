@@ -15,13 +15,13 @@
 #include "support.hpp"
 #include "tilespace/errors.hpp"
 
+using testing::one_line;
 using testing::run_cli;
 using testing::TempDir;
 using nlohmann::json;
 
 namespace {
 
-bool one_line(const std::string& s) { return !s.empty() && s.find('\n') == s.size() - 1; }
 
 }  // namespace
 

@@ -35,6 +35,7 @@ using nlohmann::json;
 using testing::run_cli;
 using testing::RunResult;
 using testing::TempDir;
+using testing::temporaries;
 using testing::write_file;
 namespace fs = std::filesystem;
 
@@ -83,15 +84,6 @@ void check_cases(const Folder& f, int rc, const std::vector<Case>& cases) {
     CAPTURE(c.args);
     check_error(run_cli(c.args, f.path()), rc, c.says);
   }
-}
-
-// Files in `dir` (recursively) whose name holds ".tmp.": the atomic writer's leftovers.
-std::vector<std::string> temporaries(const fs::path& dir) {
-  std::vector<std::string> found;
-  std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
-    if (it->path().filename().string().find(".tmp.") != std::string::npos) found.push_back(it->path().string());
-  return found;
 }
 
 // The JSON lines of `solve --batch` output.

@@ -72,7 +72,7 @@ std::vector<std::string> english_words(const std::string& text) {
 
 // One command line of the corpus: "@" marks where --lang goes (at the end when there is none);
 // `machine`: its stdout is a machine format (CSV, JSON), English by design: only stderr is read.
-struct Case {
+struct ZhCase {
   std::string args;
   bool machine = false;
 };
@@ -99,9 +99,9 @@ std::vector<std::string> double_spaced(const std::string& err) {
 // in a row. Under the sanitizers, where a run of the command costs ten times as much, the English
 // twin runs for every third case only: the Chinese run takes the translation's code, and the
 // Release build compares every pair.
-void walk(const std::vector<Case>& cases, const std::filesystem::path& cwd, const std::string& input = "") {
+void walk(const std::vector<ZhCase>& cases, const std::filesystem::path& cwd, const std::string& input = "") {
   std::size_t n = 0;
-  for (const Case& c : cases) {
+  for (const ZhCase& c : cases) {
     const auto zh = run_cli(with_lang(c.args, "zh"), cwd, input);
     if (testing::kSanitized && n++ % 3 != 0) {
       INFO("tilespace " << with_lang(c.args, "zh") << "\n--- stdout:\n" << zh.out << "--- stderr:\n" << zh.err);

@@ -44,6 +44,7 @@
 using namespace tilespace;
 using Catch::Matchers::Contains;
 using nlohmann::json;
+using testing::one_line;
 using testing::run_cli;
 using testing::TempDir;
 using testing::Published;
@@ -225,7 +226,6 @@ std::string load_error(const std::filesystem::path& p) {
   return "";
 }
 
-bool one_line(const std::string& s) { return !s.empty() && s.find('\n') == s.size() - 1; }
 
 // A state reachable from `goal` whose descent is short (a few moves from the goal).
 State near_goal(const State& goal, int moves, std::mt19937_64& rng) { return testing::random_walk(goal, moves, rng); }
@@ -685,11 +685,11 @@ void check_multi_table(const Board& b, int blank, std::uint64_t step, const std:
     const auto d = byte.distance(s, g);
     REQUIRE(d);
     CHECK(loaded.distance(s, g) == d);
-    const std::vector<State> path = loaded.descend(s, g);
-    REQUIRE(path.size() == static_cast<std::size_t>(*d) + 1);
-    CHECK(path.front() == s);
-    CHECK(path.back() == g);
-    for (std::size_t k = 1; k < path.size(); ++k) CHECK(multi_tile_move(path[k - 1], path[k]));
+    const std::vector<State> descent = loaded.descend(s, g);
+    REQUIRE(descent.size() == static_cast<std::size_t>(*d) + 1);
+    CHECK(descent.front() == s);
+    CHECK(descent.back() == g);
+    for (std::size_t k = 1; k < descent.size(); ++k) CHECK(multi_tile_move(descent[k - 1], descent[k]));
   }
 }
 
@@ -1390,7 +1390,7 @@ void check_bad_files_through_cli(int bits) {
   const auto db = dir / "d/3x3-123456780.tsdb";
   const std::string bytes = testing::read_file(db);
   REQUIRE(std::uint8_t(bytes[16]) == (bits == 2 ? kKindTwoBitTable : kKindOneBitTable));
-  struct Case {
+  struct BadFile {
     std::string name, content, says;
   };
   // A 2x5 table of the same width under the 3x3 name.
@@ -1404,14 +1404,14 @@ void check_bad_files_through_cli(int bits) {
   kind[16] = static_cast<char>(bits == 2 ? kKindOneBitTable : kKindTwoBitTable);
   kind[19] = static_cast<char>(3 - bits);
   reseal_header(kind);
-  for (const Case& c : {Case{"truncated", bytes.substr(0, bytes.size() - 9), "truncated"},
-                        Case{"damaged magic", magic, "header checksum mismatch: the header is corrupt"},
-                        Case{"other kind", kind, "payload"},
-                        Case{"truncated payload", bytes.substr(0, kHeaderSize + 1000), "truncated"},
-                        Case{"appended", bytes + "junk", "trailing data"},
-                        Case{"foreign", testing::read_file(dir / "other.tsdb"), "another board"},
-                        Case{"garbage", std::string(9000, 'z'), "not a tilespace database"},
-                        Case{"corrupt chunk", chunk, "chunk 0"}}) {
+  for (const BadFile& c : {BadFile{"truncated", bytes.substr(0, bytes.size() - 9), "truncated"},
+                        BadFile{"damaged magic", magic, "header checksum mismatch: the header is corrupt"},
+                        BadFile{"other kind", kind, "payload"},
+                        BadFile{"truncated payload", bytes.substr(0, kHeaderSize + 1000), "truncated"},
+                        BadFile{"appended", bytes + "junk", "trailing data"},
+                        BadFile{"foreign", testing::read_file(dir / "other.tsdb"), "another board"},
+                        BadFile{"garbage", std::string(9000, 'z'), "not a tilespace database"},
+                        BadFile{"corrupt chunk", chunk, "chunk 0"}}) {
     INFO(c.name);
     testing::write_file(db, c.content);
     for (const char* args : {"query '8 6 7 2 5 4 3 0 1' --db d", "query --batch - --db d", "solve -a table 867254301 --db d"}) {
