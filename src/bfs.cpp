@@ -25,7 +25,6 @@
 namespace tilespace {
 namespace {
 
-using detail::ByteCode;
 using detail::Geometry;
 using detail::GroupCursor;
 using detail::NibbleCode;
@@ -41,6 +40,17 @@ int current_lane(int depth) { return 16 + 16 * (depth & 1); }
 int next_lane(int depth) { return 16 + 16 * ((depth + 1) & 1); }
 
 
+// The search's working memory.
+struct Space {
+  std::uint64_t* words;  // one per group (see bfs.hpp)
+  // Small boards only (unused otherwise): marks[i], one bit per group, is set when the group has
+  // frontier bits in the lane of layers of parity i; codes, every group's pack()ed code.
+  std::uint64_t* marks[2];
+  const std::uint64_t* codes;
+  std::uint8_t* depth;
+  const detail::VerticalTables* vertical;  // the O(1) vertical deltas' tables (cursor boards)
+};
+
 // Small boards' code table: variant 0 of every group in one word, the entries in nibbles 0..n-1,
 // then the Lehmer digits of positions 0..n-3 (those of n-2 and n-1 are 0 in variant 0): 8n-8
 // bits, so n <= 9.
@@ -55,12 +65,24 @@ std::uint64_t pack(const GroupCursor& cursor, int n) {
 // parity of variant 0.
 struct TableGroup {
   NibbleCode v0, v1;
-  const NibbleCode& code(unsigned v) const { return v ? v1 : v0; }
+  template <int W>
+  const NibbleCode& code(unsigned v) const {
+    return v ? v1 : v0;
+  }
   unsigned parity0() const { return static_cast<unsigned>(std::popcount(v0.d & 0x1111'1111'1111'1111u)) & 1u; }
 };
 struct CursorGroup {
   const GroupCursor& cursor;
-  ByteCode code(unsigned v) const { return {cursor.seq(v), cursor.digits(v)}; }
+  const detail::VerticalTables& vertical;
+  // The O(1) deltas from width kPrefixDeltaWidth on, the loops below it (layer_kernel.hpp).
+  template <int W>
+  auto code(unsigned v) const {
+    if constexpr (W >= detail::kPrefixDeltaWidth) {
+      return detail::PrefixCode::of(cursor, v, vertical);
+    } else {
+      return detail::ByteCode{cursor.seq(v), cursor.digits(v)};
+    }
+  }
   unsigned parity0() const { return cursor.parity0(); }
 };
 
@@ -69,7 +91,7 @@ struct CursorGroup {
 // increasing order).
 class TableCodes {
  public:
-  TableCodes(const std::uint64_t* table, int n) : table_(table), n_(n) {}
+  TableCodes(const Space& space, int n, bool) : table_(space.codes), n_(n) {}
 
   TableGroup group(std::uint64_t g) const {
     const std::uint64_t code = table_[g];
@@ -87,27 +109,20 @@ class TableCodes {
 
 class CursorCodes {
  public:
-  CursorCodes(const std::uint64_t*, int n) : cursor_(n) {}
+  // prefixes: the board's width takes the O(1) deltas (CursorGroup::code).
+  CursorCodes(const Space& space, int n, bool prefixes) : cursor_(n, prefixes), vertical_(*space.vertical) {}
 
   CursorGroup group(std::uint64_t g) {
     cursor_.go_to(g);
-    return {cursor_};
+    return {cursor_, vertical_};
   }
 
  private:
   GroupCursor cursor_;
+  const detail::VerticalTables& vertical_;
 };
 
 
-// The search's working memory.
-struct Space {
-  std::uint64_t* words;  // one per group (see bfs.hpp)
-  // Small boards only (unused otherwise): marks[i], one bit per group, is set when the group has
-  // frontier bits in the lane of layers of parity i; codes, every group's pack()ed code.
-  std::uint64_t* marks[2];
-  const std::uint64_t* codes;
-  std::uint8_t* depth;
-};
 
 // Expands the frontier of one layer over a range of the groups. W is the board width, fixed at
 // compile time so the Lehmer-delta loops unroll. Small: the groups come from the marks and their
@@ -149,7 +164,7 @@ class Expander {
   Expander(const Geometry& g, const Space& space, int layer)
       : G_(g), words_(space.words), marks_(space.marks[layer & 1]), next_marks_(space.marks[(layer + 1) & 1]),
         depth_(space.depth), layer_(layer), cur_(current_lane(layer)), next_(next_lane(layer)),
-        codes_(space.codes, g.n) {}
+        codes_(space, g.n, W >= detail::kPrefixDeltaWidth) {}
 
   void expand(std::uint64_t g) {
     const std::uint64_t w = std::atomic_ref<std::uint64_t>(words_[g]).load(std::memory_order_relaxed);
@@ -190,7 +205,7 @@ class Expander {
     for (std::uint32_t m = f; m; m &= m - 1) {
       const int b = std::countr_zero(m);
       const unsigned v = (odd >> b) & 1u;
-      const auto& c = variants.code(v);
+      const auto& c = variants.template code<W>(v);
       const auto lex = static_cast<std::int64_t>(lex0 + v);
       detail::vertical_moves<W, Multi>(G_, c, b, [&](int to, std::int64_t delta) {
         push(static_cast<std::uint64_t>(lex + delta) >> 1, 1u << to);
@@ -291,7 +306,8 @@ BfsResult bfs_distances(const Ranker& ranker, std::span<std::uint8_t> depth, con
   } catch (const std::bad_alloc&) {
     throw ResourceError("cannot allocate " + std::to_string(bfs_work_bytes(ranker) >> 20) + " MiB for the search");
   }
-  const Space space{words.data(), {marks[0].data(), marks[1].data()}, codes.data(), depth.data()};
+  const detail::VerticalTables vertical(G);
+  const Space space{words.data(), {marks[0].data(), marks[1].data()}, codes.data(), depth.data(), &vertical};
 
   BfsResult result;
   driver.execute([&] {

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -337,7 +338,9 @@ TEST_CASE("multi-tile: bfs_distances equals a naive multi-tile BFS on every boar
 }
 
 TEST_CASE("the vertical moves' Lehmer deltas equal the rank change by definition, in both metrics", "[bfs][multi]") {
-  // vertical_moves, the engines' one source of vertical targets, against the lexicographic rank
+  // vertical_moves with the O(1) deltas (PrefixCode: the engines' cursors on boards of width 4 or
+  // more) and with the O(W) loops (ByteCode: narrower boards, and NibbleCode the small boards' code
+  // table), the engines' one source of vertical targets, against the lexicographic rank
   // computed from its definition (each digit counts the smaller entries after it in the whole
   // sequence) before and after the blank's move, for every blank cell: the targets are exactly the
   // cells of the blank's column (one row away in the single-tile metric), and each delta is the
@@ -353,7 +356,8 @@ TEST_CASE("the vertical moves' Lehmer deltas equal the rank change by definition
     CAPTURE(b.name());
     const Ranker r(b, b.cells() - 1);
     const detail::Geometry G(r);
-    detail::GroupCursor cursor(G.n);
+    const detail::VerticalTables V(G);
+    detail::GroupCursor cursor(G.n, true);
     const auto rank = [&](const std::vector<unsigned>& e) {
       std::int64_t x = 0;
       for (int i = 0; i < G.n; ++i) {
@@ -368,6 +372,7 @@ TEST_CASE("the vertical moves' Lehmer deltas equal the rank change by definition
       cursor.go_to(g);
       for (unsigned v = 0; v < 2; ++v) {
         const detail::ByteCode c{cursor.seq(v), cursor.digits(v)};
+        const detail::PrefixCode fast = detail::PrefixCode::of(cursor, v, V);
         // The board with the blank on cell `blank`: the sequence's entries fill the other cells.
         const auto cells = [&](int blank) {
           std::vector<int> board(b.cells());
@@ -383,9 +388,9 @@ TEST_CASE("the vertical moves' Lehmer deltas equal the rank change by definition
             for (const int x : board)
               if (x >= 0) e.push_back(static_cast<unsigned>(x));
             const std::int64_t before = rank(e);
-            const auto check = [&](auto multi) {
+            const auto check = [&](auto multi, const auto& code) {
               std::vector<int> seen;
-              detail::vertical_moves<W, decltype(multi)::value>(G, c, blank, [&](int to, std::int64_t delta) {
+              detail::vertical_moves<W, decltype(multi)::value>(G, code, blank, [&](int to, std::int64_t delta) {
                 seen.push_back(to);
                 // The move by definition: the tiles between the blank and `to` slide one row.
                 std::vector<int> after = board;
@@ -406,13 +411,63 @@ TEST_CASE("the vertical moves' Lehmer deltas equal the rank change by definition
               std::sort(seen.begin(), seen.end());
               wrong += seen != expected;
             };
-            check(std::false_type{});
-            check(std::true_type{});
+            check(std::false_type{}, c);
+            check(std::true_type{}, c);
+            check(std::false_type{}, fast);
+            check(std::true_type{}, fast);
           }
         });
       }
     }
     CHECK(checked > 0);
+    CHECK(wrong == 0);
+  }
+}
+
+TEST_CASE("the O(1) vertical deltas equal the O(W) ones on every group and move of every board up to 10 cells",
+          "[bfs][multi]") {
+  // Every group, both variants, every blank cell, both metrics (every k rows of a multi-tile move):
+  // PrefixCode's table-and-prefix deltas against ByteCode's loops over the window (which the
+  // test above checks against the rank's definition). Boards up to 10 cells in every shape, every
+  // width 2-5 (under the sanitizers the 9- and 10-cell ones on every 13th group); 12-cell boards
+  // on every 61st group (every 1009th under the sanitizers).
+  const std::uint64_t most = testing::kSanitized ? 13 : 1, thin = testing::kSanitized ? 1009 : 61;
+  const std::pair<Board, std::uint64_t> boards[] = {
+      {Board(2, 2), 1},    {Board(2, 3), 1},    {Board(3, 2), 1},    {Board(2, 4), 1},
+      {Board(4, 2), 1},    {Board(3, 3), most}, {Board(2, 5), most}, {Board(5, 2), most},
+      {Board(3, 4), thin}, {Board(4, 3), thin}, {Board(2, 6), thin}, {Board(6, 2), thin}};
+  for (const auto& [b, stride] : boards) {
+    CAPTURE(b.name());
+    const Ranker r(b, b.cells() - 1);
+    const detail::Geometry G(r);
+    const detail::VerticalTables V(G);
+    detail::GroupCursor cursor(G.n, true);
+    std::uint64_t moves = 0, wrong = 0;
+    for (std::uint64_t g = 0; g < r.groups(); g += stride) {
+      cursor.go_to(g);
+      for (unsigned v = 0; v < 2; ++v) {
+        const detail::ByteCode slow{cursor.seq(v), cursor.digits(v)};
+        const detail::PrefixCode fast = detail::PrefixCode::of(cursor, v, V);
+        detail::with_width(b.width(), [&](auto w) {
+          constexpr int W = decltype(w)::value;
+          for (int blank = 0; blank < b.cells(); ++blank) {
+            const auto compare = [&](auto multi) {
+              std::array<std::pair<int, std::int64_t>, kMaxCells> a{}, c{};
+              std::size_t na = 0, nc = 0;
+              detail::vertical_moves<W, decltype(multi)::value>(G, slow, blank,
+                                                                [&](int to, std::int64_t d) { a[na++] = {to, d}; });
+              detail::vertical_moves<W, decltype(multi)::value>(G, fast, blank,
+                                                                [&](int to, std::int64_t d) { c[nc++] = {to, d}; });
+              moves += na;
+              wrong += na != nc || a != c;
+            };
+            compare(std::false_type{});
+            compare(std::true_type{});
+          }
+        });
+      }
+    }
+    CHECK(moves > 0);
     CHECK(wrong == 0);
   }
 }

@@ -10,6 +10,7 @@
 #include <tbb/parallel_reduce.h>
 #include <tbb/task_arena.h>
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <chrono>
@@ -17,6 +18,9 @@
 #include <functional>
 #include <type_traits>
 #include <utility>
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
 
 #include "tilespace/bfs.hpp"
 
@@ -54,7 +58,9 @@ struct Geometry {
 // kept up to date while the scan walks the groups in increasing order.
 class GroupCursor {
  public:
-  explicit GroupCursor(int n) : n_(n) {}
+  // prefixes: keep the prefix sums of the O(1) vertical deltas too (PrefixCode; boards of width
+  // kPrefixDeltaWidth or more).
+  explicit GroupCursor(int n, bool prefixes = false) : n_(n), prefixes_(prefixes) {}
 
   // Forward jumps add to the digits (a few small divisions at most); only the first group of a
   // block is decoded from scratch.
@@ -71,6 +77,12 @@ class GroupCursor {
   const std::uint8_t* seq(unsigned v) const { return s_[v].data(); }
   const std::uint8_t* digits(unsigned v) const { return d_[v].data(); }
   unsigned parity0() const { return parity0_; }
+  // The prefix sums of the O(1) vertical deltas (PrefixCode): down_prefix()[i] =
+  // sum over j < i of d_j (w_{j+1} - w_j), the same for both variants; up_prefix(v)[i] = sum over
+  // 1 <= j < i of d_j (w_{j-1} - w_j), which variant 1 exceeds by 1 from i = n-1 on (its digit n-2
+  // is 1, and w_{n-3} - w_{n-2} = 1).
+  const std::int64_t* down_prefix() const { return down_.data(); }
+  const std::int64_t* up_prefix(unsigned v) const { return up_[v].data(); }
 
  private:
   static constexpr std::uint64_t kNone = ~std::uint64_t{0};
@@ -120,6 +132,16 @@ class GroupCursor {
     s_[0][n_ - 2] = static_cast<std::uint8_t>(std::countr_zero(avail));
     s_[0][n_ - 1] = static_cast<std::uint8_t>(31 - std::countl_zero(avail));
     suffix_[n_ - 1] = std::uint32_t{1} << s_[0][n_ - 1];
+    if (prefixes_) {
+      // The prefix sums from the first changed digit on (those before it did not change).
+      for (int i = dirty_; i < n_ - 1; ++i)
+        down_[i + 1] = down_[i] + static_cast<std::int64_t>(d_[0][i]) * down_step_[i];
+      for (int i = std::max(dirty_, 1); i < n_; ++i)
+        up_[0][i + 1] = up_[0][i] + static_cast<std::int64_t>(d_[0][i]) * up_step_[i];
+      up_[1] = up_[0];
+      up_[1][n_ - 1] += 1;
+      up_[1][n_] += 1;
+    }
     dirty_ = n_;
     parity0_ = sum_ & 1u;
     s_[1] = s_[0];
@@ -128,12 +150,25 @@ class GroupCursor {
     d_[1][n_ - 2] = 1;
   }
 
+  // The weights' differences of the prefix sums: w_{i+1} - w_i and w_{i-1} - w_i (w_i = (n-1-i)!).
+  static std::array<std::int64_t, kMaxCells> steps(int n, int dir) {
+    std::array<std::int64_t, kMaxCells> out{};
+    const auto w = [n](int i) { return static_cast<std::int64_t>(kFactorial[n - 1 - i]); };
+    for (int i = 0; i < n; ++i)
+      if (i + dir >= 0 && i + dir < n) out[i] = w(i + dir) - w(i);
+    return out;
+  }
+
   int n_;
+  bool prefixes_;
   std::uint64_t g_ = kNone;
   int dirty_ = 0;
   unsigned parity0_ = 0, sum_ = 0;   // sum_: of the Lehmer digits of variant 0 (its parity)
   std::array<Sequence, 2> s_{}, d_{};
   std::array<std::uint32_t, kMaxCells> suffix_{};  // elements at positions >= i
+  std::array<std::int64_t, kMaxCells> down_step_ = steps(n_, 1), up_step_ = steps(n_, -1);
+  std::array<std::int64_t, kMaxCells + 1> down_{};
+  std::array<std::array<std::int64_t, kMaxCells + 1>, 2> up_{};
 };
 
 // A permutation with its Lehmer digits, in two forms with the same interface: byte arrays (a
@@ -185,6 +220,91 @@ inline std::int64_t delta_down(const Geometry& G, const Code& c, int b) {
   }
   const auto d = static_cast<std::int64_t>(c.digit(q));
   return delta + (d + smaller) * static_cast<std::int64_t>(G.weight[b]) - d * static_cast<std::int64_t>(G.weight[q]);
+}
+
+// O(1) deltas. The O(W) loops above add, for each of the W-1 entries the moved tile passes, that
+// entry's digit times a difference of weights, and one weight for each entry bigger (down) or
+// smaller (up) than the tile. With the digits' prefix sums (GroupCursor::down_prefix, up_prefix)
+// the first part is two loads; the second depends only on the position and on which of the W-1
+// entries are smaller than the tile, a (W-1)-bit mask M that one SIMD compare gives
+// (PrefixCode::below), so it is a table entry. Down, tile t from q = b+W-1 to b:
+//   delta = (P[q] - P[b]) + d_q (w_b - w_q) + popcount(M) w_b - sum_k (1 - M_k) w_{b+1+k}
+// Up, tile t from p to q = p+W-1:
+//   delta = (R[q+1] - R[p+1]) + d_p (w_q - w_p) - popcount(M) w_q + sum_k (1 - M_k) w_{p+k}
+// (k = 0..W-2 over the window: b..q-1 down, p+1..q up). tests/test_bfs.cpp compares it with the
+// loops on every group of the small boards and with the rank's definition on the larger ones.
+// The O(1) deltas replace the loops from this board width on. Measured with
+// tilespace_engine_split (one thread, the expansions' compute-only time, 3x4 to 6x2): 8 % faster
+// on width 6, 5 % on width 4, 8-11 % slower on widths 2 and 3, whose loops pass one or two entries.
+inline constexpr int kPrefixDeltaWidth = 4;
+
+struct VerticalTables {
+  int w = 0;
+  // [b << (W-1) | M]: the table parts above, for b (down) or p (up) in [0, n-W].
+  std::array<std::int64_t, kMaxCells * 128> down{}, up{};
+  std::array<std::int64_t, kMaxCells> down_weight{}, up_weight{};  // w_b - w_q; w_q - w_p
+
+  explicit VerticalTables(const Geometry& G) : w(G.w) {
+    const int W = G.w;
+    const auto weight = [&](int i) { return static_cast<std::int64_t>(G.weight[i]); };
+    for (int b = 0; b + W - 1 < G.n; ++b) {
+      const int q = b + W - 1;
+      down_weight[b] = weight(b) - weight(q);
+      up_weight[b] = weight(q) - weight(b);
+      for (std::uint32_t M = 0; M < (1u << (W - 1)); ++M) {
+        const auto m = static_cast<std::int64_t>(std::popcount(M));
+        std::int64_t dn = m * weight(b), u = -m * weight(q);
+        for (int k = 0; k < W - 1; ++k)
+          if (!((M >> k) & 1u)) {
+            dn -= weight(b + 1 + k);
+            u += weight(b + k);
+          }
+        down[(static_cast<std::size_t>(b) << (W - 1)) | M] = dn;
+        up[(static_cast<std::size_t>(b) << (W - 1)) | M] = u;
+      }
+    }
+  }
+};
+
+// A group variant for the O(1) deltas: the cursor's entries, digits and prefix sums, and the
+// board's tables.
+struct PrefixCode {
+  const std::uint8_t *s, *d;  // s: kMaxCells bytes (the cursor's Sequence)
+  const std::int64_t *P, *R;
+  const VerticalTables* V;
+  unsigned entry(int i) const { return s[i]; }
+  unsigned digit(int i) const { return d[i]; }
+  // Bit i set when the entry at position i is smaller than t (positions past n hold 0: masked off
+  // by the callers).
+  std::uint32_t below(unsigned t) const {
+#if defined(__SSE2__)
+    const __m128i seq = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s));
+    return static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpgt_epi8(_mm_set1_epi8(static_cast<char>(t)), seq)));
+#else
+    std::uint32_t m = 0;
+    for (int i = 0; i < kMaxCells; ++i) m |= static_cast<std::uint32_t>(s[i] < t) << i;
+    return m;
+#endif
+  }
+  static PrefixCode of(const GroupCursor& c, unsigned v, const VerticalTables& V) {
+    return {c.seq(v), c.digits(v), c.down_prefix(), c.up_prefix(v), &V};
+  }
+};
+
+template <int W>
+inline std::int64_t delta_up(const Geometry&, const PrefixCode& c, int p) {
+  const int q = p + W - 1;
+  const std::uint32_t M = (c.below(c.s[p]) >> (p + 1)) & ((1u << (W - 1)) - 1u);
+  return c.R[q + 1] - c.R[p + 1] + static_cast<std::int64_t>(c.d[p]) * c.V->up_weight[p] +
+         c.V->up[(static_cast<std::size_t>(p) << (W - 1)) | M];
+}
+
+template <int W>
+inline std::int64_t delta_down(const Geometry&, const PrefixCode& c, int b) {
+  const int q = b + W - 1;
+  const std::uint32_t M = (c.below(c.s[q]) >> b) & ((1u << (W - 1)) - 1u);
+  return c.P[q] - c.P[b] + static_cast<std::int64_t>(c.d[q]) * c.V->down_weight[b] +
+         c.V->down[(static_cast<std::size_t>(b) << (W - 1)) | M];
 }
 
 // The vertical moves of the blank on cell b: f(to, delta) for each target cell `to`, with delta the

@@ -78,6 +78,7 @@ inline std::uint64_t open_word_count(std::uint64_t words) noexcept { return (wor
 // multi-tile metric's), the blank and the group offset of field k.
 struct TwoBitGeometry {
   Geometry G;
+  VerticalTables V;  // the O(1) vertical deltas' tables
   int n_cells;
   std::uint64_t size;   // ranks
   std::uint64_t words;  // ceil(size / 32)
@@ -88,7 +89,7 @@ struct TwoBitGeometry {
   std::uint64_t goal_rank = 0;
 
   explicit TwoBitGeometry(const Ranker& r)
-      : G(r), n_cells(r.cells()), size(r.size()), words((r.size() + 31) / 32) {
+      : G(r), V(G), n_cells(r.cells()), size(r.size()), words((r.size() + 31) / 32) {
     const int N = n_cells, w = r.board().width();
     for (int o = 0; o < N; ++o) {
       for (int k = 0; k < 32; ++k) {
@@ -258,7 +259,7 @@ class TwoBitExpander {
   TwoBitExpander(const TwoBitGeometry& T, std::uint64_t* local, const Layout& layout, int layer, bool collect,
                  Remote& remote)
       : T_(T), G_(T.G), local_(local), layout_(layout), layer_(layer), collect_(collect), remote_(remote),
-        cursor_(T.G.n) {}
+        cursor_(T.G.n, W >= kPrefixDeltaWidth) {}
 
   // Marks the blocks (of the local words) that get fields opened, for the next layer; none if unset.
   void set_marks(std::uint64_t* next_marks) noexcept { next_marks_ = next_marks; }
@@ -335,12 +336,18 @@ class TwoBitExpander {
         }
         if (collect_) tally.ranks.push_back(32 * i + static_cast<std::uint64_t>(k));
         const unsigned v = (odd_ >> b) & 1u;
-        const ByteCode c{cursor_.seq(v), cursor_.digits(v)};
         const auto lex = static_cast<std::int64_t>(2 * g + v);
         const std::uint64_t source = 32 * i + static_cast<std::uint64_t>(k);
-        vertical_moves<W, Multi>(G_, c, b, [&](int to, std::int64_t delta) {
-          push((static_cast<std::uint64_t>(lex + delta) >> 1) * N + static_cast<std::uint64_t>(to), source, tally);
-        });
+        const auto moves = [&](const auto& c) {
+          vertical_moves<W, Multi>(G_, c, b, [&](int to, std::int64_t delta) {
+            push((static_cast<std::uint64_t>(lex + delta) >> 1) * N + static_cast<std::uint64_t>(to), source, tally);
+          });
+        };
+        if constexpr (W >= kPrefixDeltaWidth) {
+          moves(PrefixCode::of(cursor_, v, T_.V));
+        } else {
+          moves(ByteCode{cursor_.seq(v), cursor_.digits(v)});
+        }
       }
     }
     if (!more) flush(tally);
