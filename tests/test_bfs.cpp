@@ -436,7 +436,9 @@ TEST_CASE("the O(1) vertical deltas equal the O(W) ones on every group and move 
       {Board(2, 2), 1},    {Board(2, 3), 1},    {Board(3, 2), 1},    {Board(2, 4), 1},
       {Board(4, 2), 1},    {Board(3, 3), most}, {Board(2, 5), most}, {Board(5, 2), most},
       {Board(3, 4), thin}, {Board(4, 3), thin}, {Board(2, 6), thin}, {Board(6, 2), thin}};
-  for (const auto& [b, stride] : boards) {
+  for (const auto& entry : boards) {
+    const Board& b = entry.first;  // not a structured binding: the lambdas below capture it (clang 14)
+    const std::uint64_t stride = entry.second;
     CAPTURE(b.name());
     const Ranker r(b, b.cells() - 1);
     const detail::Geometry G(r);
