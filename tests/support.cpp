@@ -65,12 +65,18 @@ std::vector<std::string> temporaries(const std::filesystem::path& dir) {
   return found;
 }
 
-RunResult run_cli(const std::string& args, const std::filesystem::path& cwd, const std::string& input,
-                  const std::filesystem::path& cli) {
+namespace {
+
+RunResult run_command(const std::string& args, const std::filesystem::path& cwd, const std::string& input,
+                      const std::filesystem::path& cli, bool leaks_checked) {
   TempDir io;
   write_file(io / "in", input);
-  const std::string cmd = "cd '" + cwd.string() + "' && '" + cli.string() + "' " + args + " <'" + (io / "in").string() +
-                          "' >'" + (io / "out").string() + "' 2>'" + (io / "err").string() + "'";
+  // The last value of an option in ASAN_OPTIONS wins: the caller's others stay as they are.
+  const std::string options = kAddressSanitized && !leaks_checked
+                                  ? "export ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0:malloc_context_size=5\" && "
+                                  : "";
+  const std::string cmd = options + "cd '" + cwd.string() + "' && '" + cli.string() + "' " + args + " <'" +
+                          (io / "in").string() + "' >'" + (io / "out").string() + "' 2>'" + (io / "err").string() + "'";
   const int status = std::system(cmd.c_str());
   RunResult r;
   r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -83,6 +89,17 @@ RunResult run_cli(const std::string& args, const std::filesystem::path& cwd, con
     if (r.err.find(report) != std::string::npos)
       FAIL("tilespace " << args << ": the sanitizer reported a fault:\n" << r.err);
   return r;
+}
+
+}  // namespace
+
+RunResult run_cli(const std::string& args, const std::filesystem::path& cwd, const std::string& input,
+                  const std::filesystem::path& cli) {
+  return run_command(args, cwd, input, cli, false);
+}
+
+RunResult run_cli_leak_checked(const std::string& args, const std::filesystem::path& cwd, const std::string& input) {
+  return run_command(args, cwd, input, TILESPACE_CLI, true);
 }
 
 void stock_4x4_databases(const std::filesystem::path& folder, const std::string& goal) {
@@ -122,66 +139,6 @@ void stock_4x4_databases(const std::filesystem::path& folder, const std::string&
   fs::create_directories(folder);
   for (const auto& e : fs::directory_iterator(dir / "built"))
     fs::copy_file(e.path(), folder / e.path().filename(), fs::copy_options::overwrite_existing);
-}
-
-std::unordered_map<std::uint64_t, int> naive_bfs(const tilespace::State& goal, tilespace::Metric metric, int max_depth) {
-  // A multi-tile move is k single moves in one direction, made one cell at a time here.
-  std::unordered_map<std::uint64_t, int> dist{{goal.packed(), 0}};
-  std::queue<tilespace::State> q;
-  q.push(goal);
-  const int most = metric == tilespace::Metric::multi ? goal.board.cells() : 1;
-  while (!q.empty()) {
-    const tilespace::State s = q.front();
-    q.pop();
-    const int d = dist[s.packed()];
-    if (d >= max_depth) continue;
-    for (const tilespace::Dir dir : {tilespace::Dir::Up, tilespace::Dir::Down, tilespace::Dir::Left, tilespace::Dir::Right}) {
-      tilespace::State t = s;
-      for (int k = 0; k < most; ++k) {
-        const int to = s.board.step(t.blank, dir);
-        if (to < 0) break;
-        t = t.moved(to);
-        if (dist.emplace(t.packed(), d + 1).second) q.push(t);
-      }
-    }
-  }
-  return dist;
-}
-
-std::map<std::vector<int>, int> naive_pattern_costs(const tilespace::State& goal, const std::vector<std::uint8_t>& tiles) {
-  const tilespace::Board& b = goal.board;
-  using Key = std::vector<int>;  // pattern cells..., blank cell
-  std::map<Key, int> cost;
-  std::deque<std::pair<Key, int>> q;
-  Key start;
-  for (const auto t : tiles)
-    for (int c = 0; c < b.cells(); ++c)
-      if (goal.tiles[c] == t) start.push_back(c);
-  start.push_back(goal.blank);
-  q.push_back({start, 0});
-  while (!q.empty()) {
-    auto [k, d] = q.front();
-    q.pop_front();
-    if (cost.count(k)) continue;
-    cost[k] = d;
-    const int blank = k.back();
-    const auto& nb = b.neighbours(blank);
-    for (int m = 0; m < nb.count; ++m) {
-      const int to = nb.cell[m];
-      Key next = k;
-      next.back() = to;
-      int moved = 0;
-      for (std::size_t i = 0; i + 1 < k.size(); ++i)
-        if (k[i] == to) {
-          next[i] = blank;
-          moved = 1;
-        }
-      if (cost.count(next)) continue;
-      if (moved) q.push_back({next, d + 1});
-      else q.push_front({next, d});
-    }
-  }
-  return cost;
 }
 
 tilespace::State random_walk(tilespace::State s, int steps, std::mt19937_64& rng) {

@@ -75,29 +75,9 @@ void check_published(const Board& b, int goal_blank, const std::string& pos, int
   CHECK(run.depth[r.rank(Labelling(goal).sequence(goal), goal_blank)] == 0);
 }
 
-// Naive BFS from canonical_goal(b, goal_blank), mapped through the ranker: the expected depth table.
-std::vector<std::uint8_t> naive_depths(const Board& b, int goal_blank, Metric metric = Metric::single) {
-  const State goal = canonical_goal(b, goal_blank);
-  const Ranker r(b, goal_blank);
-  const Labelling lab(goal);
-  const auto dist = testing::naive_bfs(goal, metric);
-  std::vector<std::uint8_t> depth(r.size(), kUnreached);
-  for (const auto& [p, d] : dist) {
-    const State s = State::unpack(b, p);
-    const Sequence seq = lab.sequence(s);
-    REQUIRE(r.reachable(seq, s.blank));
-    const auto k = r.rank(seq, s.blank);
-    REQUIRE(k < r.size());
-    REQUIRE(depth[k] == kUnreached);  // distinct ranks
-    depth[k] = static_cast<std::uint8_t>(d);
-  }
-  REQUIRE(dist.size() == r.size());
-  return depth;
-}
-
 void check_against_naive(const Board& b, int goal_blank, int threads = 0, Metric metric = Metric::single) {
   INFO("board " << b.name() << " goal blank " << goal_blank << " threads " << threads << " metric " << metric_name(metric));
-  const auto want = naive_depths(b, goal_blank, metric);
+  const auto want = testing::naive_depths(b, goal_blank, metric);
   const Run run = run_bfs(b, goal_blank, threads, metric);
   REQUIRE(run.depth.size() == want.size());
   std::uint64_t wrong = 0;

@@ -448,36 +448,6 @@ TEST_CASE("PageMemory and the builds refuse what passes the memory budget, befor
 
 namespace {
 
-// The abstraction's distances by a textbook BFS: a state is the blank's cell and the cells of
-// `tiles` (in that order), a move takes the blank k cells along its row or column and slides
-// each pattern tile it passes one cell back toward where the blank was.
-std::map<std::vector<int>, int> naive_multi_pattern(const State& goal, const std::vector<std::uint8_t>& tiles) {
-  const Board& b = goal.board;
-  std::vector<int> start{goal.blank};
-  for (const auto t : tiles)
-    for (int c = 0; c < goal.cells(); ++c)
-      if (goal.tiles[c] == t) start.push_back(c);
-  std::map<std::vector<int>, int> dist{{start, 0}};
-  std::deque<std::vector<int>> queue{start};
-  while (!queue.empty()) {
-    const std::vector<int> s = queue.front();
-    queue.pop_front();
-    const int r0 = b.row(s[0]), c0 = b.col(s[0]);
-    for (const auto& [dr, dc] : {std::pair{-1, 0}, std::pair{1, 0}, std::pair{0, -1}, std::pair{0, 1}})
-      for (int k = 1;; ++k) {
-        const int r = r0 + k * dr, c = c0 + k * dc;
-        if (r < 0 || r >= b.height() || c < 0 || c >= b.width()) break;
-        std::vector<int> n = s;
-        for (std::size_t i = 1; i < n.size(); ++i)
-          for (int j = 1; j <= k; ++j)
-            if (n[i] == (r0 + j * dr) * b.width() + c0 + j * dc) n[i] = (r0 + (j - 1) * dr) * b.width() + c0 + (j - 1) * dc;
-        n[0] = r * b.width() + c;
-        if (dist.emplace(n, dist[s] + 1).second) queue.push_back(n);
-      }
-  }
-  return dist;
-}
-
 pdb::PatternDatabase multi_database(const State& goal, const std::vector<std::uint8_t>& tiles, int threads) {
   pdb::BuildOptions o;
   o.metric = Metric::multi;
@@ -500,7 +470,7 @@ TEST_CASE("multi-tile pattern databases equal a textbook BFS over their abstract
   for (const Case& k : cases) {
     const State goal = canonical_goal(k.board, k.blank);
     INFO(k.board.name() << " blank " << k.blank << " pattern " << pdb::Pattern{k.tiles}.name());
-    const auto naive = naive_multi_pattern(goal, k.tiles);
+    const auto naive = testing::naive_multi_pattern(goal, k.tiles);
     const pdb::PatternDatabase one = multi_database(goal, k.tiles, 1), two = multi_database(goal, k.tiles, 2);
     REQUIRE(one.metric() == Metric::multi);
     REQUIRE(one.ranker().tiles() == static_cast<int>(k.tiles.size()) + 1);
