@@ -1,7 +1,6 @@
 // The threaded two-bit engine (bfs.hpp): the layer loop around TwoBitExpander (engine/two_bit_kernel.hpp).
 
 #include <tbb/blocked_range.h>
-#include <tbb/enumerable_thread_specific.h>
 #include <tbb/info.h>
 #include <tbb/parallel_for.h>
 
@@ -15,16 +14,6 @@
 
 namespace tilespace {
 
-namespace {
-// Far targets are deferred only when TwoBitOptions::far_region_log2 asks for it. Measured whole
-// 2x7 builds: the BFS took 1,333 s with deferral against 1,028-1,033 s without (quiet machine, one
-// session), and 17 % more CPU on 3x4: the buckets cost more than the random updates they
-// replace, although bench/memory_limit.cpp applies bucketed updates 4.6 times as fast as random
-// ones (docs/scale.md).
-// Far targets a round defers at most (about; 4 bytes each, on all threads together).
-constexpr double kFarBudget = 16e6;
-}  // namespace
-
 std::uint64_t two_bit_words(const Ranker& ranker) { return (ranker.size() + 31) / 32; }
 std::uint64_t two_bit_bytes(const Ranker& ranker) { return two_bit_words(ranker) * 8; }
 
@@ -35,8 +24,7 @@ std::uint64_t two_bit_search_words(const Ranker& ranker, Metric metric) {
 
 std::uint64_t two_bit_build_bytes(const Ranker& ranker, Metric metric) {
   const std::uint64_t words = two_bit_words(ranker);
-  // The fields (and the multi-tile metric's open bitmap), the two bitmaps of marks and the rings
-  // (deferred far targets, when asked for, add their buckets: about 107 MB on 2x7).
+  // The fields (and the multi-tile metric's open bitmap), the two bitmaps of marks and the rings.
   return 8 * two_bit_search_words(ranker, metric) + 2 * 8 * detail::mark_word_count(words) + 64 * 1024;
 }
 
@@ -71,44 +59,6 @@ TwoBitResult bfs_two_bit(const Ranker& ranker, std::span<std::uint64_t> search, 
   std::vector<std::uint64_t> marks[2] = {std::vector<std::uint64_t>(mark_words), std::vector<std::uint64_t>(mark_words)};
   detail::LayerDriver driver(options.bfs.threads);
   TwoBitResult result;
-  // Far vertical targets are deferred (engine/two_bit_kernel.hpp) when the options ask for it (the tests, with
-  // small regions on small boards); off by default, measured slower (above).
-  const int region_log2 = options.far_region_log2 > 0 ? options.far_region_log2 : detail::region_log2_for(ranker.size());
-  const bool defer = options.far_region_log2 > 0;
-  const std::uint64_t regions = (ranker.size() + (std::uint64_t{1} << region_log2) - 1) >> region_log2;
-  tbb::enumerable_thread_specific<detail::FarTargets> far(
-      [&] { return detail::FarTargets(defer ? regions : 0, region_log2); });
-  // Applies every thread's deferred targets, region by region (each by one thread: plain stores).
-  auto apply_far = [&](int layer) {
-    std::vector<std::uint64_t> touched;
-    for (auto& f : far) touched.insert(touched.end(), f.touched().begin(), f.touched().end());
-    std::sort(touched.begin(), touched.end());
-    touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
-    std::uint64_t* next = marks[(layer + 1) & 1].data();
-    // A region of at least 2^20 ranks owns its words and mark words; smaller ones (tests) share them.
-    const bool own = region_log2 >= 20;
-    auto applied = driver.pass<detail::TwoBitTally>(touched.size(), 16, [&]<bool Shared>(std::uint64_t b, std::uint64_t e,
-                                                                                          detail::TwoBitTally& t) {
-      auto go = [&]<bool Atomic>() {
-        with_metric([&](auto m) {
-          detail::NoRemote none;
-          detail::TwoBitExpander<2, Atomic, detail::NoRemote, detail::ContiguousWords, decltype(m)::value> ex(
-              T, fields.data(), {0, T.words}, layer, false, none);
-          ex.set_marks(next);
-          ex.set_open(open);
-          for (std::uint64_t j = b; j < e; ++j)
-            for (const auto& f : far) f.for_each(touched[j], [&](std::uint64_t rank) { ex.settle(rank, t); });
-        });
-      };
-      if (Shared && !own) {
-        go.template operator()<true>();
-      } else {
-        go.template operator()<false>();
-      }
-    });
-    for (auto& f : far) f.clear();
-    return applied;
-  };
   const std::uint64_t grain = std::max<std::uint64_t>(1, std::min<std::uint64_t>(64, mark_words / 64 + 1));
   driver.execute([&] {
     // The blocks with open fields: the goal's, or (resuming) those found by one scan.
@@ -137,51 +87,29 @@ TwoBitResult bfs_two_bit(const Ranker& ranker, std::span<std::uint64_t> search, 
     auto expand = [&](int layer, bool collect, std::vector<std::uint64_t>& ranks) -> detail::LayerCounts {
       std::uint64_t* cur = marks[layer & 1].data();
       std::uint64_t* next = marks[(layer + 1) & 1].data();
-      // Rounds of mark words, each followed by the application of its deferred far targets: as
-      // many mark words as hold about kFarBudget far targets at this layer's density (at most two
-      // vertical targets a state, H-1 in the multi-tile metric), so that the buckets stay small.
-      const double density = static_cast<double>(p.pending) / static_cast<double>(ranker.size());
-      const double vertical = multi ? ranker.board().height() - 1 : 2.0;
-      const double per_mark_word = vertical * density * static_cast<double>(64 * detail::kBlockWords * 32);
-      const std::uint64_t round =
-          defer ? std::clamp<std::uint64_t>(static_cast<std::uint64_t>(kFarBudget / std::max(per_mark_word, 1.0)), 1,
-                                            mark_words)
-                : mark_words;
-      detail::TwoBitTally tally;
-      for (std::uint64_t first_mw = 0; first_mw < mark_words; first_mw += round) {
-        const std::uint64_t round_words = std::min(round, mark_words - first_mw);
-        auto expanded = driver.pass<detail::TwoBitTally>(round_words, grain, [&]<bool Shared>(std::uint64_t b,
-                                                                                               std::uint64_t e,
-                                                                                               detail::TwoBitTally& t) {
-          detail::with_width(T.G.w, [&](auto w) {
-            return with_metric([&](auto metric) {
-              detail::NoRemote none;
-              detail::TwoBitExpander<decltype(w)::value, Shared, detail::NoRemote, detail::ContiguousWords,
-                                     decltype(metric)::value>
-                  ex(T, fields.data(), {0, T.words}, layer, collect, none);
-              ex.set_marks(next);
-              ex.set_open(open);
-              if (defer) ex.set_far(&far.local());
-              // Only this block of the pass reads and clears these mark words (others set the next layer's).
-              for (std::uint64_t mw = first_mw + b; mw < first_mw + e; ++mw) {
-                for (std::uint64_t m = cur[mw]; m; m &= m - 1) {
-                  const std::uint64_t first = (64 * mw + static_cast<std::uint64_t>(std::countr_zero(m))) << detail::kBlockLog2;
-                  ex.run(first, std::min(T.words, first + detail::kBlockWords), t);
-                }
-                cur[mw] = 0;
+      detail::TwoBitTally tally = driver.pass<detail::TwoBitTally>(
+          mark_words, grain, [&]<bool Shared>(std::uint64_t b, std::uint64_t e, detail::TwoBitTally& t) {
+        detail::with_width(T.G.w, [&](auto w) {
+          return with_metric([&](auto metric) {
+            detail::NoRemote none;
+            detail::TwoBitExpander<decltype(w)::value, Shared, detail::NoRemote, detail::ContiguousWords,
+                                   decltype(metric)::value>
+                ex(T, fields.data(), {0, T.words}, layer, collect, none);
+            ex.set_marks(next);
+            ex.set_open(open);
+            // Only this block of the pass reads and clears these mark words (others set the next layer's).
+            for (std::uint64_t mw = b; mw < e; ++mw) {
+              for (std::uint64_t m = cur[mw]; m; m &= m - 1) {
+                const std::uint64_t first = (64 * mw + static_cast<std::uint64_t>(std::countr_zero(m))) << detail::kBlockLog2;
+                ex.run(first, std::min(T.words, first + detail::kBlockWords), t);
               }
-              return 0;
-            });
+              cur[mw] = 0;
+            }
+            return 0;
           });
         });
-        tally.join(expanded);
-        if (defer) {
-          auto applied = apply_far(layer);
-          tally.join(applied);
-        }
-      }
+      });
       result.vertical_targets += tally.vertical;
-      result.deferred_targets += tally.deferred;
       if (collect) {
         std::sort(tally.ranks.begin(), tally.ranks.end());
         ranks = std::move(tally.ranks);

@@ -317,6 +317,28 @@ TEST_CASE("multi-tile: bfs_distances equals a naive multi-tile BFS on every boar
   }
 }
 
+namespace {
+
+// Calls f(w, G, slow, fast) for every `stride`-th group of r and both of its variants: w the
+// board's width as a compile-time constant, G the geometry, slow and fast the group's code with the
+// O(W) loops (ByteCode) and with the O(1) deltas (PrefixCode), from one cursor.
+template <class F>
+void each_group_code(const Ranker& r, std::uint64_t stride, F&& f) {
+  const detail::Geometry G(r);
+  const detail::VerticalTables V(G);
+  detail::GroupCursor cursor(G.n, true);
+  for (std::uint64_t g = 0; g < r.groups(); g += stride) {
+    cursor.go_to(g);
+    for (unsigned v = 0; v < 2; ++v) {
+      const detail::ByteCode slow{cursor.seq(v), cursor.digits(v)};
+      const detail::PrefixCode fast = detail::PrefixCode::of(cursor, v, V);
+      detail::with_width(r.board().width(), [&](auto w) { f(w, G, slow, fast); });
+    }
+  }
+}
+
+}  // namespace
+
 TEST_CASE("the vertical moves' Lehmer deltas equal the rank change by definition, in both metrics", "[bfs][multi]") {
   // vertical_moves with the O(1) deltas (PrefixCode: the engines' cursors on boards of width 4 or
   // more) and with the O(W) loops (ByteCode: narrower boards, and NibbleCode the small boards' code
@@ -335,10 +357,7 @@ TEST_CASE("the vertical moves' Lehmer deltas equal the rank change by definition
     const std::uint64_t stride = entry.second;
     CAPTURE(b.name());
     const Ranker r(b, b.cells() - 1);
-    const detail::Geometry G(r);
-    const detail::VerticalTables V(G);
-    detail::GroupCursor cursor(G.n, true);
-    const auto rank = [&](const std::vector<unsigned>& e) {
+    const auto rank = [&](const detail::Geometry& G, const std::vector<unsigned>& e) {
       std::int64_t x = 0;
       for (int i = 0; i < G.n; ++i) {
         int smaller = 0;
@@ -348,57 +367,47 @@ TEST_CASE("the vertical moves' Lehmer deltas equal the rank change by definition
       return x;
     };
     std::uint64_t checked = 0, wrong = 0;
-    for (std::uint64_t g = 0; g < r.groups(); g += stride) {
-      cursor.go_to(g);
-      for (unsigned v = 0; v < 2; ++v) {
-        const detail::ByteCode c{cursor.seq(v), cursor.digits(v)};
-        const detail::PrefixCode fast = detail::PrefixCode::of(cursor, v, V);
+    each_group_code(r, stride, [&](auto w, const detail::Geometry& G, const detail::ByteCode& c,
+                                   const detail::PrefixCode& fast) {
+      constexpr int W = decltype(w)::value;
+      for (int blank = 0; blank < b.cells(); ++blank) {
         // The board with the blank on cell `blank`: the sequence's entries fill the other cells.
-        const auto cells = [&](int blank) {
-          std::vector<int> board(b.cells());
-          for (int cell = 0, i = 0; cell < b.cells(); ++cell)
-            board[cell] = cell == blank ? -1 : static_cast<int>(c.entry(i++));
-          return board;
-        };
-        detail::with_width(b.width(), [&](auto w) {
-          constexpr int W = decltype(w)::value;
-          for (int blank = 0; blank < b.cells(); ++blank) {
-            const std::vector<int> board = cells(blank);
-            std::vector<unsigned> e;
-            for (const int x : board)
-              if (x >= 0) e.push_back(static_cast<unsigned>(x));
-            const std::int64_t before = rank(e);
-            const auto check = [&](auto multi, const auto& code) {
-              std::vector<int> seen;
-              detail::vertical_moves<W, decltype(multi)::value>(G, code, blank, [&](int to, std::int64_t delta) {
-                seen.push_back(to);
-                // The move by definition: the tiles between the blank and `to` slide one row.
-                std::vector<int> after = board;
-                const int step = to < blank ? -W : W;
-                for (int cell = blank; cell != to; cell += step) after[cell] = after[cell + step];
-                after[to] = -1;
-                std::vector<unsigned> a;
-                for (const int x : after)
-                  if (x >= 0) a.push_back(static_cast<unsigned>(x));
-                ++checked;
-                wrong += delta != rank(a) - before;
-              });
-              std::vector<int> expected;
-              for (int to = blank % W; to < b.cells(); to += W) {
-                const int rows = std::abs(to - blank) / W;
-                if (rows >= 1 && (decltype(multi)::value || rows == 1)) expected.push_back(to);
-              }
-              std::sort(seen.begin(), seen.end());
-              wrong += seen != expected;
-            };
-            check(std::false_type{}, c);
-            check(std::true_type{}, c);
-            check(std::false_type{}, fast);
-            check(std::true_type{}, fast);
+        std::vector<int> board(b.cells());
+        for (int cell = 0, i = 0; cell < b.cells(); ++cell)
+          board[cell] = cell == blank ? -1 : static_cast<int>(c.entry(i++));
+        std::vector<unsigned> e;
+        for (const int x : board)
+          if (x >= 0) e.push_back(static_cast<unsigned>(x));
+        const std::int64_t before = rank(G, e);
+        const auto check = [&](auto multi, const auto& code) {
+          std::vector<int> seen;
+          detail::vertical_moves<W, decltype(multi)::value>(G, code, blank, [&](int to, std::int64_t delta) {
+            seen.push_back(to);
+            // The move by definition: the tiles between the blank and `to` slide one row.
+            std::vector<int> after = board;
+            const int step = to < blank ? -W : W;
+            for (int cell = blank; cell != to; cell += step) after[cell] = after[cell + step];
+            after[to] = -1;
+            std::vector<unsigned> a;
+            for (const int x : after)
+              if (x >= 0) a.push_back(static_cast<unsigned>(x));
+            ++checked;
+            wrong += delta != rank(G, a) - before;
+          });
+          std::vector<int> expected;
+          for (int to = blank % W; to < b.cells(); to += W) {
+            const int rows = std::abs(to - blank) / W;
+            if (rows >= 1 && (decltype(multi)::value || rows == 1)) expected.push_back(to);
           }
-        });
+          std::sort(seen.begin(), seen.end());
+          wrong += seen != expected;
+        };
+        check(std::false_type{}, c);
+        check(std::true_type{}, c);
+        check(std::false_type{}, fast);
+        check(std::true_type{}, fast);
       }
-    }
+    });
     CHECK(checked > 0);
     CHECK(wrong == 0);
   }
@@ -421,34 +430,25 @@ TEST_CASE("the O(1) vertical deltas equal the O(W) ones on every group and move 
     const std::uint64_t stride = entry.second;
     CAPTURE(b.name());
     const Ranker r(b, b.cells() - 1);
-    const detail::Geometry G(r);
-    const detail::VerticalTables V(G);
-    detail::GroupCursor cursor(G.n, true);
     std::uint64_t moves = 0, wrong = 0;
-    for (std::uint64_t g = 0; g < r.groups(); g += stride) {
-      cursor.go_to(g);
-      for (unsigned v = 0; v < 2; ++v) {
-        const detail::ByteCode slow{cursor.seq(v), cursor.digits(v)};
-        const detail::PrefixCode fast = detail::PrefixCode::of(cursor, v, V);
-        detail::with_width(b.width(), [&](auto w) {
-          constexpr int W = decltype(w)::value;
-          for (int blank = 0; blank < b.cells(); ++blank) {
-            const auto compare = [&](auto multi) {
-              std::array<std::pair<int, std::int64_t>, kMaxCells> a{}, c{};
-              std::size_t na = 0, nc = 0;
-              detail::vertical_moves<W, decltype(multi)::value>(G, slow, blank,
-                                                                [&](int to, std::int64_t d) { a[na++] = {to, d}; });
-              detail::vertical_moves<W, decltype(multi)::value>(G, fast, blank,
-                                                                [&](int to, std::int64_t d) { c[nc++] = {to, d}; });
-              moves += na;
-              wrong += na != nc || a != c;
-            };
-            compare(std::false_type{});
-            compare(std::true_type{});
-          }
-        });
+    each_group_code(r, stride, [&](auto w, const detail::Geometry& G, const detail::ByteCode& slow,
+                                   const detail::PrefixCode& fast) {
+      constexpr int W = decltype(w)::value;
+      for (int blank = 0; blank < b.cells(); ++blank) {
+        const auto compare = [&](auto multi) {
+          std::array<std::pair<int, std::int64_t>, kMaxCells> a{}, c{};
+          std::size_t na = 0, nc = 0;
+          detail::vertical_moves<W, decltype(multi)::value>(G, slow, blank,
+                                                            [&](int to, std::int64_t d) { a[na++] = {to, d}; });
+          detail::vertical_moves<W, decltype(multi)::value>(G, fast, blank,
+                                                            [&](int to, std::int64_t d) { c[nc++] = {to, d}; });
+          moves += na;
+          wrong += na != nc || a != c;
+        };
+        compare(std::false_type{});
+        compare(std::true_type{});
       }
-    }
+    });
     CHECK(moves > 0);
     CHECK(wrong == 0);
   }

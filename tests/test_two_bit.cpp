@@ -536,46 +536,6 @@ bool skipped_under_tsan(const Board& b, int blank) {
 
 }  // namespace
 
-TEST_CASE("two-bit engine: deferred far targets leave the fields, histogram and farthest states unchanged",
-          "[two-bit][engine][threads]") {
-  // Regions far smaller than the engine's (2^21 ranks) defer most vertical targets even on these
-  // small boards; 2^20 on 2x5 gives two regions that own their words, applied with plain stores
-  // by two threads at once. (Regions of a few ranks on the 10-cell boards cost minutes under TSan.)
-  for (const auto& b : {Board(2, 2), Board(2, 3), Board(3, 2), Board(2, 4), Board(4, 2), Board(3, 3), Board(2, 5),
-                        Board(5, 2)}) {
-    for (int blank = 0; blank < b.cells(); ++blank) {
-      // 10-cell boards: a corner and an inner goal blank (their every blank is slow under ASan);
-      // under the sanitizers (where this test runs alone) one each: cell 0 (a corner) on Board(5, 2),
-      // cell 4 (not a corner) on Board(2, 5), each through every region size, and every board on
-      // two threads only (regions shared by threads; one and three threads are the Release build's).
-      if (b.cells() == 10 && blank != 0 && blank != 4) continue;
-      if (testing::kSanitized && b.cells() == 10 && blank != (b.width() == 5 ? 0 : 4)) continue;
-      if (skipped_under_tsan(b, blank)) continue;
-      const Ranker ranker(b, blank);
-      FieldArray plain(two_bit_words(ranker));
-      const TwoBitResult base = bfs_two_bit(ranker, plain.span(), threads_option(1));  // the default: none
-      CHECK(base.deferred_targets == 0);
-      const bool big = b.cells() == 10;
-      for (int region : big ? std::vector<int>{9, 20} : std::vector<int>{3, 7}) {
-        for (int threads : {1, 2, 3}) {
-          if (testing::kSanitized && threads != 2) continue;
-          INFO("board " << b.name() << ", goal blank " << blank << ", region 2^" << region << ", threads " << threads);
-          FieldArray fields(two_bit_words(ranker));
-          TwoBitOptions o = threads_option(threads);
-          o.far_region_log2 = region;
-          const TwoBitResult r = bfs_two_bit(ranker, fields.span(), o);
-          CHECK(r.histogram == base.histogram);
-          CHECK(r.farthest == base.farthest);
-          CHECK(r.vertical_targets == base.vertical_targets);
-          // Small regions defer at least half the targets of the larger boards: the path under test was taken.
-          if (region < 10 && b.cells() >= 9) CHECK(r.deferred_targets * 2 >= r.vertical_targets);
-          CHECK(std::memcmp(fields.span().data(), plain.span().data(), plain.span().size_bytes()) == 0);
-        }
-      }
-    }
-  }
-}
-
 // ---------------------------------------------------------------------------------------------
 // 3b. The multi-tile metric: fields of D mod 3 + 1 and an open bitmap; tables by descent.
 
@@ -583,16 +543,14 @@ namespace {
 
 // The two-bit engine's multi-tile search on `ranker` against the byte engine's: the same layer
 // sizes and farthest states, every field the byte table's depth mod 3 + 1 and the open bitmap
-// empty at the end, with `threads` threads and far targets deferred (region) or not (-1).
+// empty at the end, with `threads` threads.
 void check_multi_two_bit(const Ranker& ranker, const std::vector<std::uint8_t>& depth, const BfsResult& byte,
-                         int threads, int region) {
-  INFO("board " << ranker.board().name() << ", goal blank " << ranker.goal_blank() << ", threads " << threads
-                << ", region " << region);
+                         int threads) {
+  INFO("board " << ranker.board().name() << ", goal blank " << ranker.goal_blank() << ", threads " << threads);
   REQUIRE(two_bit_search_words(ranker, Metric::multi) == two_bit_words(ranker) + (two_bit_words(ranker) + 1) / 2);
   FieldArray fields(two_bit_search_words(ranker, Metric::multi));
   TwoBitOptions o = threads_option(threads);
   o.bfs.metric = Metric::multi;
-  o.far_region_log2 = region;
   const TwoBitResult r = bfs_two_bit(ranker, fields.span(), o);
   CHECK(r.histogram == byte.histogram);
   const auto radius = static_cast<std::uint8_t>(byte.histogram.size() - 1);
@@ -601,7 +559,6 @@ void check_multi_two_bit(const Ranker& ranker, const std::vector<std::uint8_t>& 
     if (depth[i] == radius) farthest.push_back(i);
   if (farthest.size() > kFarthestKept) farthest.clear();
   CHECK(r.farthest == farthest);
-  if (region > 0 && ranker.size() >= 360) CHECK(r.deferred_targets > 0);  // 2x2 has 12 states
   std::uint64_t wrong = 0;
   for (std::uint64_t i = 0; i < depth.size(); ++i)
     wrong += two_bit_field(fields.span().data(), i) != (depth[i] == 0xFF ? 0u : depth[i] % 3 + 1u);
@@ -611,16 +568,13 @@ void check_multi_two_bit(const Ranker& ranker, const std::vector<std::uint8_t>& 
   CHECK(open == 0);
 }
 
-void check_multi_two_bit(const Board& b, int blank, const std::vector<int>& threads, bool regions) {
+void check_multi_two_bit(const Board& b, int blank, const std::vector<int>& threads) {
   const Ranker ranker(b, blank);
   std::vector<std::uint8_t> depth(ranker.size());
   BfsOptions bo;
   bo.metric = Metric::multi;
   const BfsResult byte = bfs_distances(ranker, depth, bo);
-  for (const int t : threads) {
-    check_multi_two_bit(ranker, depth, byte, t, -1);
-    if (regions) check_multi_two_bit(ranker, depth, byte, t, b.cells() >= 10 ? 9 : 3);
-  }
+  for (const int t : threads) check_multi_two_bit(ranker, depth, byte, t);
 }
 
 }  // namespace
@@ -628,15 +582,15 @@ void check_multi_two_bit(const Board& b, int blank, const std::vector<int>& thre
 TEST_CASE("two-bit engine, multi-tile metric: the byte engine's layers and farthest states on boards of up to 10 cells",
           "[two-bit][multi][engine][threads]") {
   // Every goal blank of the boards of up to 9 cells (widths 2 to 4: a blank's k-cell moves cross
-  // the 32 fields of a word), a corner and an inner one on 10 cells; 1, 2 and 3 threads, and far
-  // targets deferred. Under the sanitizers two threads, and 10 cells with one goal blank.
+  // the 32 fields of a word), a corner and an inner one on 10 cells; 1, 2 and 3 threads. Under the
+  // sanitizers two threads, and 10 cells with one goal blank.
   for (const auto& b : {Board(2, 2), Board(2, 3), Board(3, 2), Board(2, 4), Board(4, 2), Board(3, 3), Board(2, 5),
                         Board(5, 2)}) {
     for (int blank = 0; blank < b.cells(); ++blank) {
       if (b.cells() == 10 && blank != 0 && blank != 4) continue;
       if (testing::kSanitized && b.cells() == 10 && blank != (b.width() == 5 ? 0 : 4)) continue;
       if (skipped_under_tsan(b, blank)) continue;
-      check_multi_two_bit(b, blank, testing::kSanitized ? std::vector<int>{2} : std::vector<int>{1, 2, 3}, true);
+      check_multi_two_bit(b, blank, testing::kSanitized ? std::vector<int>{2} : std::vector<int>{1, 2, 3});
     }
   }
 }
@@ -739,7 +693,7 @@ TEST_CASE("two-bit engine, multi-tile metric: the published radii of 3x4 (33) an
     bo.metric = Metric::multi;
     const BfsResult byte = bfs_distances(ranker, depth, bo);
     CHECK(static_cast<int>(byte.histogram.size()) - 1 == radius);
-    check_multi_two_bit(ranker, depth, byte, 2, -1);
+    check_multi_two_bit(ranker, depth, byte, 2);
   }
 }
 

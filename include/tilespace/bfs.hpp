@@ -115,13 +115,12 @@ BfsResult bfs_distances(const Ranker& ranker, std::span<std::uint8_t> depth, con
 // kFarthestKept ranks (8 KB). 2x7: 10,897,286,400 + 2 * 332,560 bytes. The multi-tile metric adds
 // the open bitmap, ceil(words / 2) * 8 bytes (2x7: 5,448,643,200 more, 16.3 GB in all).
 //
-// Far targets: a vertical move whose target lies more than 2^21 ranks from its source is a cache
-// and TLB miss (on 2x7, 0.57 of the 1.0 vertical moves a state: `tilespace_scale_estimate 7x2`). The
-// engine can defer those targets (TwoBitOptions::far_region_log2): each round of blocks appends them
-// to per-thread buckets, one a region (2^21 ranks: 512 KiB of fields), and then applies the buckets
-// region by region, each region by one thread while it is in cache (propagation blocking; rounds
-// are sized from the layer's density to defer about 16 M targets each). It is off by default: a
-// whole 2x7 BFS took 1,333 s with it against 1,028-1,033 s without (docs/scale.md).
+// Far targets: a vertical move whose target lies more than 2^21 ranks from its source leaves the
+// cache (on 2x7, 0.57 of the 1.0 vertical moves a state: `tilespace_scale_estimate 7x2`), but with
+// sources swept in rank order the far targets of one move form a few monotone streams, which the
+// prefetch ring and the hardware prefetchers follow: deferring them to per-region buckets
+// (propagation blocking) made a whole 2x7 BFS 1,333 s against 1,028-1,033 s without, and was
+// removed (docs/scale.md).
 //
 // Threads: oneTBB parallel_reduce over the marked blocks in one task_arena. Horizontal moves are
 // word-level shifts of the open fields; vertical moves a Lehmer-code delta from a group cursor,
@@ -179,22 +178,15 @@ struct TwoBitOptions {
   // Called between two layers, while the search's words (fields and, multi-tile, the open bitmap)
   // are consistent (for checkpoints); may be empty.
   std::function<void(const TwoBitProgress&, std::span<const std::uint64_t> search)> between_layers;
-  // Vertical targets more than a region of 2^far_region_log2 ranks from their source are deferred
-  // and applied region by region after each round of blocks (tilespace/engine/two_bit_kernel.hpp, FarTargets):
-  // 0 or -1 (the default) never defers: measured slower on 2x7 and 3x4 (src/bfs2.cpp); a positive
-  // value defers with that region (21: 512 KiB of fields; the tests use small ones on small boards).
-  // The results are the same whatever it is.
-  int far_region_log2 = -1;
 };
 
 struct TwoBitResult {
   std::vector<std::uint64_t> histogram;
   std::vector<std::uint64_t> farthest;  // ranks at the radius, increasing (empty when more than kFarthestKept)
   double seconds = 0;
-  // Vertical moves generated (each a target outside the word: a random access unless deferred),
-  // and of those the far ones deferred and applied region by region (far_region_log2); a resumed
-  // search counts its own layers only.
-  std::uint64_t vertical_targets = 0, deferred_targets = 0;
+  // Vertical moves generated (each a target outside the word); a resumed search counts its own
+  // layers only.
+  std::uint64_t vertical_targets = 0;
 };
 
 // Fills the fields, the first two_bit_words(ranker) of the `search` words

@@ -39,7 +39,11 @@ if grep -rlI -e "$build" -e "$here" "$prefix" >/dev/null; then
   fail "installed files name the build or source folder: $(grep -rlI -e "$build" -e "$here" "$prefix" | head -3)"
 fi
 
-# The README's example (tests/install/consumer/main.cpp): the 8-puzzle's facts.
+# The example of docs/install.md (tests/install/consumer/main.cpp): the 8-puzzle's facts. The page
+# shows the file as it is, from its first #include on.
+shown=$(awk '/^```cpp$/ {f = 1; next} /^```$/ {f = 0} f' "$here/../../docs/install.md" | sed -n '/^#include/,$p')
+[[ -n $shown && $shown == "$(sed -n '/^#include/,$p' "$here/consumer/main.cpp")" ]] ||
+  fail "docs/install.md does not show tests/install/consumer/main.cpp as it is (from its first #include on)"
 expected="tilespace $version: 8 6 7 2 5 4 3 0 1 is 31 moves from the goal
 181440 states, radius 31, 2 at the radius"
 

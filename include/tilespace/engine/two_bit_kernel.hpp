@@ -129,106 +129,16 @@ inline void mark_open_blocks(const TwoBitGeometry& T, const std::uint64_t* local
   }
 }
 
-// Far vertical targets, deferred and applied region by region (propagation blocking). A vertical
-// move whose target lies more than a region away from its source would be a random access into
-// the whole field array (a cache and TLB miss); the threaded engine instead appends such targets
-// to one bucket per region of kRegionLog2 ranks (512 KiB of fields: 128 blocks, two mark words),
-// as 32-bit offsets, and after each round of blocks applies the buckets region by region, each by
-// one thread with plain loads and stores, while the region is in cache. Deferring changes nothing
-// the layer reads: a deferred target is of the next layer's parity, and settling it later opens
-// the same fields and counts the same states.
-inline constexpr int kRegionLog2 = 21;
-// The region of a board: 2^21 ranks, or larger so that a board has at most 2^16 regions (boards
-// larger than 2x7, which no single machine like this one holds, keep their buckets small).
-inline int region_log2_for(std::uint64_t ranks) {
-  return std::max(kRegionLog2, static_cast<int>(std::bit_width(ranks)) - 16);
-}
-
-// One thread's buckets: chains of fixed chunks from a pool that is kept between rounds.
-class FarTargets {
- public:
-  // Buckets for `regions` regions of 2^region_log2 ranks.
-  FarTargets(std::uint64_t regions, int region_log2)
-      : head_(regions, kNil), tail_(regions, kNil), log2_(region_log2) {}
-
-  // The target is far from the source: more than a region away.
-  bool far(std::uint64_t t, std::uint64_t source) const noexcept {
-    return t - source + (std::uint64_t{1} << log2_) > (std::uint64_t{2} << log2_);
-  }
-  void add(std::uint64_t t) {
-    const std::uint64_t r = t >> log2_;
-    std::uint32_t c = tail_[r];
-    if (c == kNil || chunk(c).count == kChunkEntries) {
-      const std::uint32_t fresh = allocate();
-      if (c == kNil) {
-        head_[r] = fresh;
-        touched_.push_back(r);
-      } else {
-        chunk(c).next = fresh;
-      }
-      tail_[r] = c = fresh;
-    }
-    Chunk& k = chunk(c);
-    k.offset[k.count++] = static_cast<std::uint32_t>(t & ((std::uint64_t{1} << log2_) - 1));
-  }
-  std::uint64_t size() const noexcept { return size_; }
-  const std::vector<std::uint64_t>& touched() const noexcept { return touched_; }
-  // Calls f(rank) for every target of region r.
-  template <class F>
-  void for_each(std::uint64_t r, F&& f) const {
-    const std::uint64_t base = r << log2_;
-    for (std::uint32_t c = head_[r]; c != kNil; c = chunk(c).next) {
-      const Chunk& k = chunk(c);
-      for (std::uint32_t j = 0; j < k.count; ++j) f(base + k.offset[j]);
-    }
-  }
-  // Empties the buckets (the pool's chunks are kept).
-  void clear() {
-    for (std::uint64_t r : touched_) head_[r] = tail_[r] = kNil;
-    touched_.clear();
-    used_ = 0;
-    size_ = 0;
-  }
-
- private:
-  static constexpr std::uint32_t kNil = ~std::uint32_t{0};
-  static constexpr std::uint32_t kChunkEntries = 254;  // a chunk of 1 KiB
-  static constexpr std::uint32_t kSlabChunks = 1024;
-  struct Chunk {
-    std::uint32_t count = 0, next = kNil;
-    std::uint32_t offset[kChunkEntries];
-  };
-  Chunk& chunk(std::uint32_t c) { return slabs_[c / kSlabChunks][c % kSlabChunks]; }
-  const Chunk& chunk(std::uint32_t c) const { return slabs_[c / kSlabChunks][c % kSlabChunks]; }
-  std::uint32_t allocate() {
-    if (used_ == slabs_.size() * kSlabChunks) slabs_.push_back(std::make_unique<Chunk[]>(kSlabChunks));
-    Chunk& k = chunk(used_);
-    k.count = 0;
-    k.next = kNil;
-    size_ += kChunkEntries;
-    return used_++;
-  }
-
-  std::vector<std::uint32_t> head_, tail_;
-  std::vector<std::uint64_t> touched_;
-  std::vector<std::unique_ptr<Chunk[]>> slabs_;
-  int log2_;
-  std::uint32_t used_ = 0;
-  std::uint64_t size_ = 0;  // entries the chunks in use hold at most
-};
-
 // What one block of a layer found.
 struct TwoBitTally {
   std::uint64_t expanded = 0;        // open fields of the layer's parity, now settled
   std::uint64_t found = 0;           // unseen fields opened for the next layer
   std::uint64_t vertical = 0;        // vertical targets generated (this process's)
-  std::uint64_t deferred = 0;        // of those, deferred as far targets (FarTargets)
   std::vector<std::uint64_t> ranks;  // the expanded ranks, when collecting (small layers)
   void join(TwoBitTally& o) {
     expanded += o.expanded;
     found += o.found;
     vertical += o.vertical;
-    deferred += o.deferred;
     ranks.insert(ranks.end(), o.ranks.begin(), o.ranks.end());
   }
 };
@@ -265,8 +175,6 @@ class TwoBitExpander {
   void set_marks(std::uint64_t* next_marks) noexcept { next_marks_ = next_marks; }
   // Multi: the open bitmap (open_word_count of the local words; bfs.hpp).
   void set_open(std::uint64_t* open) noexcept { open_ = open; }
-  // Defers far vertical targets to `far` (applied by the caller after the round); none if unset.
-  void set_far(FarTargets* far) noexcept { far_ = far; }
 
   // Targets still in flight (prefetched) are settled before it returns, unless `more` runs follow
   // (as the units of a block in tilespace-mpi): then by a later run or flush().
@@ -337,10 +245,9 @@ class TwoBitExpander {
         if (collect_) tally.ranks.push_back(32 * i + static_cast<std::uint64_t>(k));
         const unsigned v = (odd_ >> b) & 1u;
         const auto lex = static_cast<std::int64_t>(2 * g + v);
-        const std::uint64_t source = 32 * i + static_cast<std::uint64_t>(k);
         const auto moves = [&](const auto& c) {
           vertical_moves<W, Multi>(G_, c, b, [&](int to, std::int64_t delta) {
-            push((static_cast<std::uint64_t>(lex + delta) >> 1) * N + static_cast<std::uint64_t>(to), source, tally);
+            push((static_cast<std::uint64_t>(lex + delta) >> 1) * N + static_cast<std::uint64_t>(to), tally);
           });
         };
         if constexpr (W >= kPrefixDeltaWidth) {
@@ -422,13 +329,9 @@ class TwoBitExpander {
       remote_(t);
     }
   }
-  void push(std::uint64_t t, std::uint64_t source, TwoBitTally& tally) {
+  void push(std::uint64_t t, TwoBitTally& tally) {
     ++tally.vertical;
     if (!mine(t)) return remote_(t);
-    if (far_ && far_->far(t, source)) {
-      ++tally.deferred;
-      return far_->add(t);
-    }
     ring_.push(t, &local_[layout_.local(t >> 5)], [&](std::uint64_t u) { settle(u, tally); });
   }
 
@@ -441,7 +344,6 @@ class TwoBitExpander {
   Remote& remote_;
   std::uint64_t* next_marks_ = nullptr;
   std::uint64_t* open_ = nullptr;
-  FarTargets* far_ = nullptr;
   GroupCursor cursor_;
   std::uint64_t cursor_g_ = ~std::uint64_t{0};
   std::uint32_t odd_ = 0;

@@ -1,5 +1,6 @@
-// The example of README.md's "Use it from C++": the 8-puzzle's distance table built in memory,
-// one distance, and the distribution (a published fact: 181,440 states, radius 31).
+// The example of docs/install.md's "Using the library" (install_test.sh checks that the page shows
+// this file from its first #include on): the 8-puzzle's distance table built in memory, one distance,
+// and the distribution (a published fact: 181,440 states, radius 31).
 #include <tilespace/distance_table.hpp>
 #include <tilespace/state.hpp>
 #include <tilespace/version.hpp>
