@@ -99,3 +99,30 @@ endif()
 if(TILESPACE_SANITIZED AND NOT TILESPACE_SANITIZE STREQUAL "thread")
   target_link_options(tilespace_flags INTERFACE $<$<STREQUAL:$<TARGET_PROPERTY:TYPE>,EXECUTABLE>:-no-pie>)
 endif()
+
+# tilespace_library_first(TARGET LIBRARY...): under the sanitizers, links the objects of each
+# LIBRARY (the library's targets: tilespace, tilespace_test_reference) into TARGET before TARGET's
+# own objects: first the compute engines' (TILESPACE_FIRST_OBJECTS, a regular expression set in
+# CMakeLists.txt) and a LIBRARY's whose TILESPACE_UNFUZZED is true, then the others. An inline function (std::array::operator[], the State and Rank helpers) is
+# compiled into every object that uses it, and the linker keeps the first copy it meets. Glue comes
+# first on CMake's link line and is compiled at -O0 there, so without this the library's hot loops
+# called the glue's -O0 copies, and the other library objects' copies carry the fuzzers'
+# instrumentation (the fuzz folder). The objects are linked whole; the archives after them add
+# nothing.
+function(tilespace_library_first target)
+  if(NOT TILESPACE_SANITIZED)
+    return()
+  endif()
+  set(first "")
+  set(rest "")
+  foreach(library IN LISTS ARGN)
+    get_target_property(unfuzzed ${library} TILESPACE_UNFUZZED)
+    if(unfuzzed)  # all of it (tilespace_test_reference)
+      list(APPEND first "$<TARGET_OBJECTS:${library}>")
+    else()
+      list(APPEND first "$<FILTER:$<TARGET_OBJECTS:${library}>,INCLUDE,${TILESPACE_FIRST_OBJECTS}>")
+      list(APPEND rest "$<FILTER:$<TARGET_OBJECTS:${library}>,EXCLUDE,${TILESPACE_FIRST_OBJECTS}>")
+    endif()
+  endforeach()
+  target_link_options(${target} PRIVATE ${first} ${rest})
+endfunction()
