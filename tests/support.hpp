@@ -5,7 +5,6 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
-#include <queue>
 #include <random>
 #include <string>
 #include <unordered_map>

@@ -12,7 +12,8 @@
 #            at a time. Any report aborts the process: UBSan does not recover, and a command that
 #            a test runs fails the test on a report whatever its exit code (tests/support.cpp).
 #   fuzz     every libFuzzer target for FUZZ_SECONDS (default 20) on its seeds (tools/fuzz.sh).
-#   thread   build-tsan/ (clang): the library, the command and the tests with TSan; runs the
+#   thread   build-tsan/ (clang): the library and the tests with TSan (but the searches of boards of
+#            up to 16 cells, which no [threads] test runs: uninstrumented, CMakeLists.txt); runs the
 #            parallel engines' tests ([threads]) with the oneTBB suppressions, two at a time (each
 #            keeps about one core busy under TSan: 85 s of CPU in 80 s alone).
 #   prebuild builds what address, fuzz and thread run, in that order, and runs nothing.

@@ -1,7 +1,7 @@
 // Internal to src/search: the registered algorithm (catalogue.hpp) on one domain, with its
-// heuristic when it takes one. solve() calls it; its code is compiled once per domain (run_packed.cpp,
-// run_wide.cpp), and A*, IDA* and A*+IDA* in a file each per domain (run_impl.hpp), so that the
-// search's code — the largest compile of the project — builds in parallel.
+// heuristic when it takes one. solve() calls it; its code is compiled once per domain, each in a
+// file of its own (run_packed.cpp, run_wide.cpp), so that the two halves of the search's code — the
+// largest compile of the project — build in parallel.
 #pragma once
 
 #include "tilespace/search/domain.hpp"

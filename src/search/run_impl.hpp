@@ -1,6 +1,5 @@
-// Internal to src/search: the definition of detail::run (run.hpp), included only by the files that
-// compile it: run_packed.cpp and run_wide.cpp for a domain each, and run_<domain>_<algorithm>.cpp
-// for the three largest algorithms.
+// Internal to src/search: the definition of detail::run (run.hpp), included only by the two files
+// that compile it for a domain each (run_packed.cpp, run_wide.cpp).
 #pragma once
 
 #include <cstdint>
@@ -59,35 +58,22 @@ Result counting_tables(const SolveOptions& o, std::uint64_t built, F&& search) {
   return r;
 }
 
-// Algorithm A on domain d, with its heuristic when it takes one.
-template <class A, class D>
-Result run_algorithm(const D& d, const State& start, const SolveOptions& o) {
-  if constexpr (A::info.uses_heuristic) {
-    return with_heuristic(d, o.heuristic, HeuristicSources{o.table, o.pdb}, [&](const auto& hp) {
-      return counting_tables<A>(o, built_bytes(*hp), [&](const SolveOptions& so) { return A::run(d, *hp, start, so); });
-    });
-  } else {
-    return counting_tables<A>(o, 0, [&](const SolveOptions& so) { return A::run(d, start, so); });
-  }
-}
-
-// The searches with the most code (each with every heuristic), compiled in files of their own,
-// one per algorithm and domain (run_<domain>_<algorithm>.cpp), so that a parallel build shares
-// them out: run_packed.cpp alone was the build's longest compile, the last one running.
-extern template Result run_algorithm<catalogue::Astar, Domain>(const Domain&, const State&, const SolveOptions&);
-extern template Result run_algorithm<catalogue::Idastar, Domain>(const Domain&, const State&, const SolveOptions&);
-extern template Result run_algorithm<catalogue::Aidastar, Domain>(const Domain&, const State&, const SolveOptions&);
-extern template Result run_algorithm<catalogue::Astar, WideDomain>(const WideDomain&, const State&, const SolveOptions&);
-extern template Result run_algorithm<catalogue::Idastar, WideDomain>(const WideDomain&, const State&, const SolveOptions&);
-extern template Result run_algorithm<catalogue::Aidastar, WideDomain>(const WideDomain&, const State&, const SolveOptions&);
-
 template <class D>
 Result run(const D& d, const State& start, const SolveOptions& o) {
   if constexpr (!D::kPacked) {
     if (o.trace) throw option_error("trace", "traces are recorded on boards of at most 16 cells");
   }
   return catalogue::with_entry(
-      catalogue::Algorithms{}, o.algorithm, [&]<class A>() -> Result { return run_algorithm<A>(d, start, o); },
+      catalogue::Algorithms{}, o.algorithm,
+      [&]<class A>() -> Result {
+        if constexpr (A::info.uses_heuristic) {
+          return with_heuristic(d, o.heuristic, HeuristicSources{o.table, o.pdb}, [&](const auto& hp) {
+            return counting_tables<A>(o, built_bytes(*hp), [&](const SolveOptions& so) { return A::run(d, *hp, start, so); });
+          });
+        } else {
+          return counting_tables<A>(o, 0, [&](const SolveOptions& so) { return A::run(d, start, so); });
+        }
+      },
       [&] { throw InputError("unknown algorithm '" + o.algorithm + "'"); });
 }
 

@@ -1,6 +1,0 @@
-// IDA* on the packed domain (boards of at most 16 cells), with every heuristic: run_impl.hpp.
-#include "run_impl.hpp"
-
-namespace tilespace::search::detail {
-template Result run_algorithm<catalogue::Idastar, Domain>(const Domain&, const State&, const SolveOptions&);
-}  // namespace tilespace::search::detail

@@ -1,6 +1,0 @@
-// A* on the wide domain (boards of 17 to 25 cells), with every heuristic: run_impl.hpp.
-#include "run_impl.hpp"
-
-namespace tilespace::search::detail {
-template Result run_algorithm<catalogue::Astar, WideDomain>(const WideDomain&, const State&, const SolveOptions&);
-}  // namespace tilespace::search::detail
