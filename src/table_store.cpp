@@ -149,6 +149,13 @@ bool TableStore::up_to_date(const Board& board, int goal_blank, int bits, int th
   return bits == 0 || t.bits() == bits;
 }
 
+void TableStore::release(const Board& board, int goal_blank) {
+  const auto it = tables_.find(key(board, goal_blank));
+  if (it == tables_.end()) return;
+  std::erase_if(goals_, [&](const auto& g) { return &g.second.table() == it->second.get(); });
+  tables_.erase(it);
+}
+
 const DistanceTable& TableStore::build(const Board& board, int goal_blank) {
   const auto path = path_for(board, goal_blank);
   create_folder(options_.dir);

@@ -90,6 +90,11 @@ class TableStore {
   // The table if it is already in memory (nothing is loaded or built), else null.
   const DistanceTable* loaded(const Board& board, int goal_blank) const noexcept;
 
+  // Frees the table of `goal_blank` if it is in memory, with the goal views (goal()) that read it;
+  // nothing on disk changes. A caller going through several tables holds one at a time: build
+  // --all-goals of 2x7 (10.1 GiB a table) needs it to build the second class's within 24 GiB.
+  void release(const Board& board, int goal_blank);
+
   // Builds and saves the table even if a file exists (replacing it atomically), with the engine of
   // the options; a two-bit build checkpoints and resumes as the options say, and removes its
   // checkpoint once the table is saved.
