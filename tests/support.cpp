@@ -9,6 +9,8 @@
 #include <deque>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
+#include <optional>
 #include <map>
 #include <sstream>
 #include <stdexcept>
@@ -18,6 +20,8 @@
 #include <xxhash.h>
 
 #include <catch2/catch.hpp>
+
+#include "tilespace/database.hpp"
 
 namespace testing {
 
@@ -73,7 +77,7 @@ RunResult run_command(const std::string& args, const std::filesystem::path& cwd,
   write_file(io / "in", input);
   // The last value of an option in ASAN_OPTIONS wins: the caller's others stay as they are.
   const std::string options = kAddressSanitized && !leaks_checked
-                                  ? "export ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0:malloc_context_size=5\" && "
+                                  ? "export ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0:malloc_context_size=2\" && "
                                   : "";
   const std::string cmd = options + "cd '" + cwd.string() + "' && '" + cli.string() + "' " + args + " <'" +
                           (io / "in").string() + "' >'" + (io / "out").string() + "' 2>'" + (io / "err").string() + "'";
@@ -102,26 +106,28 @@ RunResult run_cli_leak_checked(const std::string& args, const std::filesystem::p
   return run_command(args, cwd, input, TILESPACE_CLI, true);
 }
 
-void stock_4x4_databases(const std::filesystem::path& folder, const std::string& goal) {
+namespace {
+
+// Runs `use` on the tests' cache folder `name` (TILESPACE_TEST_CACHE/name), holding its lock, after
+// `fill` has filled it: once per build of the command (a new binary, another format or another
+// default, fills it again). TILESPACE_TEST_BUILDER may name another build of the same sources to
+// fill it with: tools/dev.sh test points the sanitizer runs at the Release command it has just
+// built (the files are byte-identical; the sanitized code still reads them in every test).
+// Two test processes at once (ctest -j2) take turns on the lock.
+void with_cache(const std::string& name,
+                const std::function<void(const std::filesystem::path& dir, const std::filesystem::path& cli)>& fill,
+                const std::function<void(const std::filesystem::path& dir)>& use) {
   namespace fs = std::filesystem;
-  const fs::path cache = fs::path(TILESPACE_TEST_CACHE) / "stock-4x4";
-  fs::create_directories(cache);
-  // One process at a time builds or reads the cache; the lock goes with the descriptor.
+  const fs::path dir = fs::path(TILESPACE_TEST_CACHE) / name;
+  fs::create_directories(dir.parent_path());
+  // The lock goes with the descriptor.
   struct Lock {
     int fd;
     explicit Lock(const fs::path& p) : fd(::open(p.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644)) {
       if (fd < 0 || ::flock(fd, LOCK_EX) != 0) throw std::runtime_error("cannot lock " + p.string());
     }
     ~Lock() { ::close(fd); }
-  } lock(cache / "lock");
-  const tilespace::State g = tilespace::parse_state(goal, tilespace::Board(4, 4));
-  std::string key = g.to_string();
-  std::replace(key.begin(), key.end(), ' ', '-');
-  const fs::path dir = cache / key;
-  // The files are the command's: a new binary (another format, another default) builds them again.
-  // TILESPACE_TEST_BUILDER may name another build of the same sources to build them with:
-  // tools/dev.sh test points the sanitizer runs at the Release command it has just built (the
-  // files are byte-identical; the sanitized command still reads them in every test).
+  } lock(dir.string() + ".lock");
   const char* builder = std::getenv("TILESPACE_TEST_BUILDER");
   const fs::path cli(builder && *builder ? builder : TILESPACE_CLI);
   const std::string stamp = std::to_string(fs::file_size(cli)) + " " +
@@ -129,16 +135,64 @@ void stock_4x4_databases(const std::filesystem::path& folder, const std::string&
   if (read_file(dir / "built-by") != stamp) {
     fs::remove_all(dir);
     fs::create_directories(dir);
-    std::mt19937_64 rng(1);
-    const tilespace::State start = random_walk(g, 1, rng);
-    const RunResult r = run_cli("solve '" + start.to_string() + "' --board 4x4 --goal '" + goal + "' --db built", dir,
-                                "", cli);
-    if (r.rc != 0) throw std::runtime_error("building the stock 4x4 databases failed: " + r.err);
+    fill(dir, cli);
     write_file(dir / "built-by", stamp);
   }
-  fs::create_directories(folder);
-  for (const auto& e : fs::directory_iterator(dir / "built"))
-    fs::copy_file(e.path(), folder / e.path().filename(), fs::copy_options::overwrite_existing);
+  use(dir);
+}
+
+}  // namespace
+
+void stock_4x4_databases(const std::filesystem::path& folder, const std::string& goal, tilespace::Metric metric) {
+  namespace fs = std::filesystem;
+  const tilespace::State g = tilespace::parse_state(goal, tilespace::Board(4, 4));
+  std::string key = g.to_string();
+  std::replace(key.begin(), key.end(), ' ', '-');
+  const bool multi = metric == tilespace::Metric::multi;
+  with_cache(
+      (multi ? "stock-4x4-multi/" : "stock-4x4/") + key,
+      [&](const fs::path& dir, const fs::path& cli) {
+        // What the first search from a state one move away builds.
+        std::mt19937_64 rng(1);
+        const tilespace::State start = random_walk(g, 1, rng);
+        const RunResult r = run_cli("solve '" + start.to_string() + "' --board 4x4 --goal '" + goal + "' --db built" +
+                                        (multi ? " --metric multi" : ""),
+                                    dir, "", cli);
+        if (r.rc != 0) throw std::runtime_error("building the stock 4x4 databases failed: " + r.err);
+      },
+      [&](const fs::path& dir) {
+        // Copies, not links: a test may corrupt its files.
+        fs::create_directories(folder);
+        for (const auto& e : fs::directory_iterator(dir / "built"))
+          fs::copy_file(e.path(), folder / e.path().filename(), fs::copy_options::overwrite_existing);
+      });
+}
+
+tilespace::DistanceTable cached_table(const tilespace::Board& board, int blank, tilespace::Metric metric) {
+  namespace fs = std::filesystem;
+  const tilespace::State goal = tilespace::canonical_goal(board, blank);
+  const std::string name = "tables/" + board.name() + "-" + std::to_string(blank) + "-" +
+                           std::string(tilespace::metric_name(metric));
+  std::optional<tilespace::DistanceTable> table;
+  with_cache(
+      name,
+      [&](const fs::path& dir, const fs::path& cli) {
+        const RunResult r = run_cli("build --board " + board.name() + " --goal '" + goal.to_string() +
+                                        "' --bits 8 --metric " + std::string(tilespace::metric_name(metric)) +
+                                        " --db table",
+                                    dir, "", cli);
+        if (r.rc != 0) throw std::runtime_error("building the " + name + " table failed: " + r.err);
+      },
+      [&](const fs::path& dir) {
+        for (const auto& e : fs::directory_iterator(dir / "table"))
+          if (e.path().extension() == ".tsdb")
+            table.emplace(tilespace::DistanceTable::from_database(tilespace::load_database(e.path())));
+      });
+  if (!table) throw std::runtime_error("the tests' cache has no " + name + " table");
+  REQUIRE(table->bits() == 8);
+  REQUIRE(table->metric() == metric);
+  REQUIRE(table->goal() == goal);
+  return std::move(*table);
 }
 
 tilespace::State random_walk(tilespace::State s, int steps, std::mt19937_64& rng) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "reference.hpp"
+#include "tilespace/distance_table.hpp"
 #include "tilespace/state.hpp"
 
 namespace testing {
@@ -119,7 +120,17 @@ void reseal_header(std::string& bytes, std::size_t offset, std::size_t header_si
 // them instead: the Release build of the same sources, 2 s instead of 60.
 // Two test processes at once (ctest -j2) take turns on a lock. Copies, not links: a test may
 // corrupt its files.
-void stock_4x4_databases(const std::filesystem::path& folder, const std::string& goal);
+// `metric` multi: the multi-tile search's stock databases instead (`solve --metric multi`).
+void stock_4x4_databases(const std::filesystem::path& folder, const std::string& goal,
+                         tilespace::Metric metric = tilespace::Metric::single);
+
+// The byte table of `board` for the canonical goal of blank cell `blank` (1..N-1 in row-major order
+// around it) in `metric`, as `tilespace build --bits 8` writes it: built once per build of the
+// command into the tests' cache, as the stock databases above are, and loaded from there. For the
+// 12-cell tables that several [big] tests read as their reference (5-12 s of CPU a build; the tests
+// of the byte engine itself build theirs).
+tilespace::DistanceTable cached_table(const tilespace::Board& board, int blank,
+                                      tilespace::Metric metric = tilespace::Metric::single);
 
 // A published breadth-first distribution (tests/data/bfs-distributions.txt).
 struct Published {

@@ -28,7 +28,10 @@ using namespace tilespace::search;
 
 namespace {
 
+// The multi-tile byte table, from the tests' cache for the 12-cell boards (built once, read by
+// several tests: support.hpp).
 DistanceTable multi_table(const Board& b, int blank) {
+  if (b.cells() >= 12) return testing::cached_table(b, blank, Metric::multi);
   BfsOptions o;
   o.metric = Metric::multi;
   o.threads = 2;
@@ -201,8 +204,8 @@ TEST_CASE("the other multi-tile solvers on a sample of 3x3 states: optimal ones 
   }
 }
 
-// [slow], not [big]: after the table (built on both cores) one thread searches, so the Release
-// build runs it beside another test.
+// [slow], not [big]: after the table (built on both cores, or read from the tests' cache) one
+// thread searches, so the Release build runs it beside another test.
 TEST_CASE("multi-tile search equals the multi-tile table on random 3x4 states", "[multi][search][slow]") {
   const Board b(3, 4);
   const DistanceTable t = multi_table(b, b.cells() - 1);

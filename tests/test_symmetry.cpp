@@ -231,7 +231,7 @@ TEST_CASE("every 2x5 goal blank through its class equals its own table on every 
 
 // The corner class of 3x4, {0, 2, 9, 11}, through its representative 0: each of its other cells
 // takes one symmetry of the board, 2 left-right, 9 up-down, 11 the half turn (a 3x4 table takes
-// 5-10 s to build: 4 builds). Every class of 2x5, which has the same three symmetries, and of 3x3
+// 5-10 s to build: 4 tables, from the tests' cache, support.hpp, whose 11 another test reads too). Every class of 2x5, which has the same three symmetries, and of 3x3
 // is checked on every state above. 1 M random starts a cell, 1000 random goals.
 TEST_CASE("3x4 goals through their class's representative, by each of its symmetries, equal the cells' own tables on 1 M random states",
           "[symmetry][goals][big]") {
@@ -242,11 +242,11 @@ TEST_CASE("3x4 goals through their class's representative, by each of its symmet
   for (const auto& cls : blank_classes(b)) {
     if (std::none_of(tested.begin(), tested.end(), [&](int c) { return std::count(cls.begin(), cls.end(), c) > 0; }))
       continue;  // the other classes: no table built
-    const DistanceTable rep = DistanceTable::build(b, cls.front());
+    const DistanceTable rep = testing::cached_table(b, cls.front());
     for (const int c : tested) {
       if (std::count(cls.begin(), cls.end(), c) == 0) continue;
       INFO("goal blank " << c << ", representative " << cls.front());
-      const DistanceTable own = DistanceTable::build(b, c);
+      const DistanceTable own = testing::cached_table(b, c);
       const GoalTable via(rep, c);
       REQUIRE_FALSE(via.direct());
       used.insert(std::vector<int>(via.symmetry().to.begin(), via.symmetry().to.begin() + b.cells()));

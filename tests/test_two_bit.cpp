@@ -469,7 +469,7 @@ TEST_CASE("one-bit tables: the published distribution of 3x4, and a million rand
   const Board b(3, 4);
   check_two_bit_published(b, 11, "corner", 1);
   const DistanceTable& one = *built_two_bit(b, 11, 1).table;
-  const DistanceTable bytes = DistanceTable::build(b, 11);
+  const DistanceTable bytes = testing::cached_table(b, 11);  // the byte engine's (support.hpp)
   const auto d8 = bytes.depths();
   const std::uint64_t n = d8.size();
   REQUIRE(one.ranker().size() == n);
@@ -544,16 +544,16 @@ namespace {
 // The two-bit engine's multi-tile search on `ranker` against the byte engine's: the same layer
 // sizes and farthest states, every field the byte table's depth mod 3 + 1 and the open bitmap
 // empty at the end, with `threads` threads.
-void check_multi_two_bit(const Ranker& ranker, const std::vector<std::uint8_t>& depth, const BfsResult& byte,
-                         int threads) {
+void check_multi_two_bit(const Ranker& ranker, std::span<const std::uint8_t> depth,
+                         const std::vector<std::uint64_t>& histogram, int threads) {
   INFO("board " << ranker.board().name() << ", goal blank " << ranker.goal_blank() << ", threads " << threads);
   REQUIRE(two_bit_search_words(ranker, Metric::multi) == two_bit_words(ranker) + (two_bit_words(ranker) + 1) / 2);
   FieldArray fields(two_bit_search_words(ranker, Metric::multi));
   TwoBitOptions o = threads_option(threads);
   o.bfs.metric = Metric::multi;
   const TwoBitResult r = bfs_two_bit(ranker, fields.span(), o);
-  CHECK(r.histogram == byte.histogram);
-  const auto radius = static_cast<std::uint8_t>(byte.histogram.size() - 1);
+  CHECK(r.histogram == histogram);
+  const auto radius = static_cast<std::uint8_t>(histogram.size() - 1);
   std::vector<std::uint64_t> farthest;
   for (std::uint64_t i = 0; i < depth.size(); ++i)
     if (depth[i] == radius) farthest.push_back(i);
@@ -574,7 +574,7 @@ void check_multi_two_bit(const Board& b, int blank, const std::vector<int>& thre
   BfsOptions bo;
   bo.metric = Metric::multi;
   const BfsResult byte = bfs_distances(ranker, depth, bo);
-  for (const int t : threads) check_multi_two_bit(ranker, depth, byte, t);
+  for (const int t : threads) check_multi_two_bit(ranker, depth, byte.histogram, t);
 }
 
 }  // namespace
@@ -685,15 +685,12 @@ TEST_CASE("two-bit engine, multi-tile metric: no one-bit table, which cannot hol
 TEST_CASE("two-bit engine, multi-tile metric: the published radii of 3x4 (33) and 6x2 (41)",
           "[two-bit][multi][engine][big]") {
   // Against the byte engine's layers (whose radii tests/test_bfs.cpp checks against the published
-  // ones); widths 3 and 6 (moves of up to 5 fields across a word's end), two threads.
-  for (const auto& [b, radius] : {std::pair{Board(3, 4), 33}, {Board(6, 2), 41}}) {
-    const Ranker ranker(b, b.cells() - 1);
-    std::vector<std::uint8_t> depth(ranker.size());
-    BfsOptions bo;
-    bo.metric = Metric::multi;
-    const BfsResult byte = bfs_distances(ranker, depth, bo);
-    CHECK(static_cast<int>(byte.histogram.size()) - 1 == radius);
-    check_multi_two_bit(ranker, depth, byte, 2);
+  // ones; the table from the tests' cache, support.hpp); widths 3 and 6 (moves of up to 5 fields
+  // across a word's end), two threads.
+  for (const auto& [b, blank, radius] : {std::tuple{Board(3, 4), 11, 33}, {Board(6, 2), 0, 41}}) {
+    const DistanceTable byte = testing::cached_table(b, blank, Metric::multi);
+    CHECK(byte.radius() == radius);
+    check_multi_two_bit(byte.ranker(), byte.depths(), byte.histogram(), 2);
   }
 }
 
