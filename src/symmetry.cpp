@@ -75,4 +75,29 @@ std::optional<Symmetry> symmetry_taking(const Board& board, int from, int to) {
   return std::nullopt;
 }
 
+Board transposed(const Board& board) { return Board(board.height(), board.width()); }
+
+Symmetry transposition(const Board& board) {
+  Symmetry s;
+  s.cells = board.cells();
+  const int h = board.height();
+  for (int c = 0; c < board.cells(); ++c) {
+    const int to = board.col(c) * h + board.row(c);  // row col(c), column row(c) of the H x W board
+    s.to[c] = static_cast<std::uint8_t>(to);
+    s.from[to] = static_cast<std::uint8_t>(c);
+  }
+  return s;
+}
+
+Symmetry compose(const Symmetry& first, const Symmetry& second) {
+  Symmetry s;
+  s.cells = first.cells;
+  for (int c = 0; c < first.cells; ++c) {
+    const int to = second.to[first.to[c]];
+    s.to[c] = static_cast<std::uint8_t>(to);
+    s.from[to] = static_cast<std::uint8_t>(c);
+  }
+  return s;
+}
+
 }  // namespace tilespace

@@ -227,14 +227,14 @@ TEST_CASE("bfs_distances reports every layer", "[bfs]") {
   CHECK(bfs_work_bytes(r) == 20160 * 8 + 20160 * 8 + 2 * 315 * 8);  // words, codes, two bitmaps
 }
 
-// About 8 s and 400 MB each. 3x4's (the corner goal's) is the command's table, which the tests of
-// the one-bit engine and of the symmetries read too.
+// About 8 s and 400 MB each. 3x4's and 4x3's (the corner goals') are the command's tables, which
+// the tests of the one-bit engine, of the symmetries and of the transposition read too.
 TEST_CASE("bfs_distances equals the published distribution on 3x4 (tilespace build --bits 8)", "[bfs][big]") {
   check_published(Board(3, 4), 11, "corner", 0, true);
 }
 
-TEST_CASE("bfs_distances equals the published distribution on 4x3", "[bfs][big]") {
-  check_published(Board(4, 3), 0, "corner");
+TEST_CASE("bfs_distances equals the published distribution on 4x3 (tilespace build --bits 8)", "[bfs][big]") {
+  check_published(Board(4, 3), 0, "corner", 0, true);
 }
 
 TEST_CASE("bfs_distances equals the published distribution on 2x6", "[bfs][big]") {
@@ -491,11 +491,11 @@ TEST_CASE("multi-tile: the published radii and distributions of 3x3 (24), 2x5 an
   CHECK(std::memcmp(one.depth.data(), two.depth.data(), one.depth.size()) == 0);
 }
 
-// 3x4's, 2x6's and 6x2's are the command's tables (tilespace build --bits 8 --metric multi), which
-// the multi-tile searches' tests and the two-bit engine's read too; 4x3's is searched here.
+// The command's tables (tilespace build --bits 8 --metric multi), which the multi-tile searches'
+// tests, the two-bit engine's and the transposition's read too.
 TEST_CASE("multi-tile: the published radii and distributions of 3x4 and 4x3 (33)", "[bfs][big][multi]") {
   check_multi_tile_radius(Board(3, 4), 11, true);
-  check_multi_tile_radius(Board(4, 3), 0);
+  check_multi_tile_radius(Board(4, 3), 0, true);
 }
 
 TEST_CASE("multi-tile: the published radii and distributions of 2x6 and 6x2 (41)", "[bfs][big][multi]") {

@@ -548,3 +548,199 @@ TEST_CASE("serve: every endpoint answers goals of every blank cell from the clas
   after.erase("3x3-123456780.tsdb");  // the server's warm-up
   CHECK(after == before);             // nothing built
 }
+
+// ---- The transposed board (symmetry.hpp's transposition; issue 47 item 4) ----
+
+namespace {
+
+// One move of `metric` from a to b: the blank slides one cell, or (multi-tile) one or more cells
+// along its row or column.
+bool one_move(const State& a, const State& b, Metric metric) {
+  for (int d = 0; d < 4; ++d) {
+    State s = a;
+    for (int to = a.board.step(a.blank, static_cast<Dir>(d)); to >= 0; to = s.board.step(s.blank, static_cast<Dir>(d))) {
+      s = s.moved(to);
+      if (s == b) return true;
+      if (metric == Metric::single) break;
+    }
+  }
+  return false;
+}
+
+// `path` goes from `start` to `goal` on their board in exactly `length` moves of `metric`.
+bool legal_path(const std::vector<State>& path, const State& start, const State& goal, int length, Metric metric) {
+  if (path.size() != static_cast<std::size_t>(length) + 1 || !(path.front() == start) || !(path.back() == goal))
+    return false;
+  for (std::size_t k = 1; k < path.size(); ++k)
+    if (!(path[k].board == start.board) || !one_move(path[k - 1], path[k], metric)) return false;
+  return true;
+}
+
+// Every goal blank cell of `b` answered from the class tables of the transposed board, against the
+// cell's own table: every `stride`-th state for a random goal of that blank, the other parity
+// unreachable, the farthest states, and legal optimal paths by descent mapped back onto `b`.
+void check_transposed(const Board& b, Metric metric, std::uint64_t stride, std::uint64_t seed) {
+  const Board t = transposed(b);
+  BfsOptions o;
+  o.metric = metric;
+  std::mt19937_64 rng(seed);
+  std::vector<std::unique_ptr<DistanceTable>> turned(t.cells());
+  for (const auto& cls : blank_classes(t))
+    turned[cls.front()] = std::make_unique<DistanceTable>(DistanceTable::build(t, cls.front(), o));
+  const Symmetry turn = transposition(b);
+  for (int c = 0; c < b.cells(); ++c) {
+    const DistanceTable own_table = DistanceTable::build(b, c, o);
+    const GoalTable own(own_table, c);
+    const int rep = blank_class(t, turn.to[c]).front();
+    const GoalTable via(*turned[rep], b, c);
+    INFO(b.name() << " " << metric_name(metric) << ", goal blank " << c << ", from " << t.name() << "'s cell " << rep);
+    CHECK(via.transposed());
+    CHECK_FALSE(via.direct());
+    CHECK(via.board() == b);
+    CHECK(via.table().board() == t);
+    CHECK(via.histogram() == own.histogram());
+    const State goal = random_goal(b, c, rng);
+    const Labelling lab = via.labelling(goal);
+    std::uint64_t wrong = 0, wrong_unreachable = 0, checked = 0;
+    for (std::uint64_t r = 0; r < own.states(); r += stride, ++checked) {
+      State s = own.state_of_rank(r, goal);
+      wrong += via.distance(s, lab) != std::optional<int>(own_table.depths()[r]);
+      const int x = s.blank == 0 ? 1 : 0, z = s.blank == b.cells() - 1 ? b.cells() - 2 : b.cells() - 1;
+      std::swap(s.tiles[x], s.tiles[z]);  // the other parity
+      wrong_unreachable += via.distance(s, lab).has_value();
+    }
+    CHECK(wrong == 0);
+    CHECK(wrong_unreachable == 0);
+    CHECK(checked * stride >= own.states());
+    CHECK(packed_set(via.farthest(goal, 1000)) == packed_set(own.farthest(goal, 1000)));
+    CHECK(via.state_of_rank(0, goal).board == b);
+    for (int i = 0; i < 30; ++i) {
+      const State s = own.state_of_rank(rng() % own.states(), goal);
+      const int d = *own.distance(s, goal);
+      INFO("start " << s.to_string() << ", distance " << d);
+      CHECK(legal_path(via.descend(s, goal), s, goal, d, metric));
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("transposition: 2x4 and 4x2 goals from the other board's tables, every state, both metrics",
+          "[symmetry][transpose]") {
+  const Board b(2, 4);
+  CHECK(transposed(b) == Board(4, 2));
+  CHECK(transposed(Board(3, 3)) == Board(3, 3));
+  const Symmetry turn = transposition(b);
+  CHECK(turn.to[1] == 4);  // row 0, column 1 of 2x4 -> row 1, column 0 of 4x2
+  CHECK(turn.to[2] == 1);  // row 1, column 0 -> row 0, column 1
+  CHECK(compose(turn, transposition(Board(4, 2))).identity());
+  for (const Metric m : {Metric::single, Metric::multi}) {
+    check_transposed(Board(2, 4), m, 1, 71);
+    check_transposed(Board(4, 2), m, 1, 72);
+  }
+  // Not a transpose: refused.
+  const DistanceTable t = DistanceTable::build(Board(3, 3), 8);
+  CHECK_THROWS_AS(GoalTable(t, Board(2, 4), 7), std::invalid_argument);
+}
+
+TEST_CASE("transposition: 2x5 and 5x2 goals from the other board's tables, every state, both metrics",
+          "[symmetry][transpose][slow]") {
+  for (const Metric m : {Metric::single, Metric::multi}) {
+    check_transposed(Board(2, 5), m, testing::kSanitized ? 7 : 1, 73);
+    check_transposed(Board(5, 2), m, testing::kSanitized ? 7 : 1, 74);
+  }
+}
+
+TEST_CASE("transposition: 3x4 and 4x3 goals of every corner from the other board's corner table, on random pairs, "
+          "both metrics", "[symmetry][transpose][big]") {
+  std::mt19937_64 rng(75);
+  for (const Metric m : {Metric::single, Metric::multi}) {
+    // The corner tables the published-distribution tests check (support.hpp's cache).
+    const DistanceTable three = testing::cached_table(Board(3, 4), 11, m);
+    const DistanceTable four = testing::cached_table(Board(4, 3), 0, m);
+    for (const auto& [board, from, own_table, corners] :
+         {std::tuple{Board(4, 3), &three, &four, std::vector<int>{0, 3, 8, 11}},
+          std::tuple{Board(3, 4), &four, &three, std::vector<int>{0, 2, 9, 11}}}) {
+      for (const int c : corners) {
+        const GoalTable via(*from, board, c), own(*own_table, c);
+        INFO(board.name() << " " << metric_name(m) << ", goal blank " << c);
+        CHECK(via.transposed());
+        std::uint64_t wrong = 0, reachable = 0;
+        for (int k = 0; k < 100; ++k) {  // 100 random goals, 1000 random starts each
+          const State goal = random_goal(board, c, rng);
+          const Labelling via_lab = via.labelling(goal), own_lab = own.labelling(goal);
+          for (int j = 0; j < 1000; ++j) {
+            const State s = testing::random_state(board, rng);
+            const auto d = own.distance(s, own_lab);
+            reachable += d.has_value();
+            wrong += via.distance(s, via_lab) != d;
+          }
+        }
+        CHECK(wrong == 0);
+        CHECK(reachable > 40'000);  // about half
+        const State goal = random_goal(board, c, rng);
+        for (int i = 0; i < 10; ++i) {
+          const State s = testing::random_walk(goal, 300, rng);
+          CHECK(legal_path(via.descend(s, goal), s, goal, *own.distance(s, goal), m));
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("transposition: with only 4x2's table on disk, the store, query, solve, the server and stats answer 2x4 "
+          "goals from it and build nothing", "[symmetry][transpose][serve]") {
+  testing::TempDir dir;
+  REQUIRE(testing::run_cli("build --board 4x2 --goal '0 1 2 3 4 5 6 7' --db " + dir.path.string(), dir.path).rc == 0);
+  const auto before = files_in(dir.path);
+  REQUIRE(before == std::set<std::string>{"4x2-01234567.tsdb"});
+  const Board b(2, 4);
+  const DistanceTable own = DistanceTable::build(b, 7);  // the cell of 2x4 that 4x2's cell 0 serves
+  StoreOptions o;
+  o.dir = dir.path;
+  o.max_auto_build_seconds = 0;
+  TableStore store(o);
+  CHECK(store.serving_cell(b, 7) == -1);
+  for (int c = 0; c < b.cells(); ++c) CHECK(store.at_hand(b, c) == (c == 0 || c == 1 || c == 6 || c == 7));
+  const GoalTable& g = store.goal(b, 7);
+  CHECK(g.transposed());
+  CHECK(g.table().board() == Board(4, 2));
+  CHECK(store.goal_loaded(b, 7) == &g);
+  const State goal = canonical_goal(b, 7);
+  std::uint64_t wrong = 0;
+  for (std::uint64_t r = 0; r < own.ranker().size(); ++r)
+    wrong += g.distance(GoalTable(own, 7).state_of_rank(r, goal), goal) != std::optional<int>(own.depths()[r]);
+  CHECK(wrong == 0);
+  store.release(Board(4, 2), 0);
+  CHECK(store.goal_loaded(b, 7) == nullptr);
+  // The command line and the server, each from the same file.
+  std::mt19937_64 rng(76);
+  const State s = testing::random_walk(goal, 40, rng);
+  const int d = *own.distance(s, goal);
+  const std::string pair = "--board 2x4 --goal '" + goal.to_string() + "' '" + s.to_string() + "'";
+  auto r = testing::run_cli("query " + pair + " --db " + dir.path.string(), dir.path);
+  CHECK(r.rc == 0);
+  CHECK(r.out == std::to_string(d) + "\n");
+  r = testing::run_cli("solve -a table --json " + pair + " --db " + dir.path.string(), dir.path);
+  REQUIRE(r.rc == 0);
+  CHECK(json::parse(r.out)["length"] == d);
+  r = testing::run_cli("stats --board 2x4 --goal '" + goal.to_string() + "' --json --db " + dir.path.string(), dir.path);
+  REQUIRE(r.rc == 0);
+  CHECK(json::parse(r.out)["histogram"] == own.histogram());
+  {
+    testing::Server srv(dir.path);
+    httplib::Client cli("127.0.0.1", srv.port());
+    cli.set_url_encode(false);
+    auto url = [](const State& x) {
+      std::string w = x.to_string();
+      std::replace(w.begin(), w.end(), ' ', '+');
+      return w;
+    };
+    const testing::Reply q = testing::get(cli, "/api/query?board=2x4&start=" + url(s) + "&goal=" + url(goal));
+    CHECK(q.status == 200);
+    CHECK(q.body["length"] == d);
+  }
+  auto after = files_in(dir.path);
+  after.erase("3x3-123456780.tsdb");  // the server's warm-up
+  CHECK(after == before);              // nothing built for 2x4
+}

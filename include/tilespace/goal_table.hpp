@@ -1,5 +1,7 @@
 // One distance table as it answers the goals with their blank on one cell: the cell's own table,
-// or the table of another cell of its blank class seen through a board symmetry (symmetry.hpp).
+// or the table of another cell of its blank class seen through a board symmetry (symmetry.hpp),
+// or a table of the transposed board (W x H for H x W) seen through the transposition and a
+// symmetry of that board: the same puzzle turned over its diagonal.
 //
 // A table of cell t answers a goal whose blank is on cell b of t's class by a symmetry sigma
 // with sigma(b) = t: distance(start, goal) = table's distance(sigma(start), sigma(goal)), and a
@@ -28,17 +30,35 @@ class GoalTable {
   // through a symmetry taking `goal_blank` to it. std::invalid_argument when the cells are in
   // different blank classes.
   GoalTable(const DistanceTable& table, int goal_blank);
+  // `table` seen from goal blank cell `goal_blank` of `board`: the table's own board, as above, or
+  // its transpose (through the transposition, then a symmetry of the table's board).
+  // std::invalid_argument for any other board.
+  GoalTable(const DistanceTable& table, const Board& board, int goal_blank);
 
   const DistanceTable& table() const noexcept { return *table_; }
-  const Board& board() const noexcept { return table_->board(); }
+  // The goals' board (the table's, or its transpose's: transposed()).
+  const Board& board() const noexcept { return board_; }
+  // True when the table is of the transposed board (known without reading the table).
+  bool transposed() const noexcept { return transposed_; }
   Metric metric() const noexcept { return table_->metric(); }
   // Throws InputError when the table counts moves in another metric than `m`.
   void require_metric(Metric m) const;
   int goal_blank() const noexcept { return goal_blank_; }
-  // True when the table is the goal blank cell's own (no symmetry).
+  // True when the table is the goal blank cell's own (no symmetry, the same board).
   bool direct() const noexcept { return direct_; }
-  // Takes this goal blank cell's states to the table's cells.
+  // Takes this goal blank cell's states (on board()) to the table's cells.
   const Symmetry& symmetry() const noexcept { return sym_; }
+  // A state of board() on the table's cells and board, and back.
+  State to_table(const State& s) const noexcept {
+    State t = sym_.apply(s);
+    t.board = table_->board();
+    return t;
+  }
+  State from_table(const State& s) const noexcept {
+    State t = sym_.undo(s);
+    t.board = board_;
+    return t;
+  }
 
   // A symmetry keeps distances, so these are the table's.
   const std::vector<std::uint64_t>& histogram() const noexcept { return table_->histogram(); }
@@ -86,7 +106,9 @@ class GoalTable {
 
  private:
   const DistanceTable* table_;
+  Board board_;
   int goal_blank_;
+  bool transposed_;
   bool direct_;
   Symmetry sym_;
   Labelling base_;  // a labelling to fill (Labelling has no empty constructor)

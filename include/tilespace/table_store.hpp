@@ -14,8 +14,10 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <tuple>
+#include <utility>
 
 #include "tilespace/distance_table.hpp"
 #include "tilespace/errors.hpp"
@@ -84,7 +86,7 @@ class TableStore {
   bool up_to_date(const Board& board, int goal_blank, int bits, int threads = 0);
   // The one rule for "is an exact table at hand" (solve's planner, check's oracle, the lab, the
   // server, Python): a table of the board can exist (table_can_exist), and one of the goal blank's
-  // class is in memory or on disk (serving_cell), or its build is estimated within
+  // class, or of the transposed board's (goal()), is in memory or on disk, or its build is estimated within
   // max_auto_build_seconds on the options' threads. Nothing is loaded or built: goal() then gives it.
   bool at_hand(const Board& board, int goal_blank) const;
   // The table if it is already in memory (nothing is loaded or built), else null.
@@ -106,10 +108,12 @@ class TableStore {
   // class (symmetry.hpp) whose table is; -1 when none is.
   int serving_cell(const Board& board, int goal_blank) const;
   // What answers goals with the blank on `goal_blank`, for every reader: serving_cell's table
-  // (loaded when not in memory) seen through the symmetry that takes `goal_blank` to its cell; when
-  // no cell of the class has a table, the cell's own, as table() gives it (built under the
-  // one-minute rule, else the DataError naming the command that builds the goal's table). Throws
-  // as table() does. The reference lives as long as the store.
+  // (loaded when not in memory) seen through the symmetry that takes `goal_blank` to its cell;
+  // when no cell of the class has a table, one of the transposed board's class of the transposed
+  // cell (a 2x7 goal from a 7x2 table: symmetry.hpp's transposition); when neither has, the cell's
+  // own, as table() gives it (built under the one-minute rule, else the DataError naming the
+  // command that builds the goal's table). Throws as table() does. The reference lives as long as
+  // the store.
   const GoalTable& goal(const Board& board, int goal_blank);
   // goal() as last handed out, if its table is still the one in memory (nothing loaded or built),
   // else null.
@@ -118,6 +122,9 @@ class TableStore {
  private:
   using Key = std::tuple<int, int, int>;
   static Key key(const Board& b, int blank) { return {b.width(), b.height(), blank}; }
+  // The board and cell whose table goal() reads without building anything: serving_cell's, else
+  // the transposed board's serving_cell of the transposed cell; nullopt when neither has one.
+  std::optional<std::pair<Board, int>> serving(const Board& board, int goal_blank) const;
   // `extra` after "--metric M" when the store's metric is not single-tile: a build command's options.
   std::string metric_option(const std::string& extra = "") const;
   StoreOptions options_;

@@ -1072,6 +1072,31 @@ def test_goals_of_every_blank_cell_from_the_class_tables(cli, tmp_path):
     assert sorted(os.listdir(classes)) == files  # nothing built there
 
 
+def test_goals_of_the_transposed_board_from_its_tables(cli, tmp_path):
+    """A 5x2 goal is answered from the 2x5 class tables on disk, through the transposition (the
+    same puzzle turned over its diagonal), in both metrics, and nothing is built for 5x2."""
+    rng = random.Random(47)
+    for metric in ("single", "multi"):
+        tables = str(tmp_path / f"tables-{metric}")
+        cli.json("build", "--board", "2x5", "--all-goals", "--metric", metric, "--db", tables)
+        files = sorted(os.listdir(tables))
+        for cell in (0, 2, 4, 7):
+            tiles = list(range(1, 10))
+            rng.shuffle(tiles)
+            tiles.insert(cell, 0)
+            goal = " ".join(map(str, tiles))
+            starts = tilespace.random_states(30, board="5x2", goal=goal, seed=cell, db=tmp_path / "none")
+            lines = "".join(" ".join(map(str, s)) + "\n" for s in starts)
+            own = cli.run("query", "--batch", "-", "--board", "5x2", "--goal", goal, "--metric", metric,
+                          "--db", tmp_path / f"own-{metric}-{cell}", stdin=lines)
+            assert own.returncode == 0, own.stderr
+            want = [int(line) for line in own.stdout.split()]
+            assert tilespace.distances(starts, goal, board="5x2", db=tables, metric=metric).tolist() == want
+            solved = tilespace.solve(starts[0], goal, algorithm="table", board="5x2", db=tables, metric=metric)
+            assert solved["length"] == want[0] and solved["path"][-1] == tiles
+        assert sorted(os.listdir(tables)) == files  # nothing built for 5x2
+
+
 # --- The multi-tile metric ------------------------------------------------------------------------
 
 def test_multi_tile_metric_everywhere(tmp_path):
