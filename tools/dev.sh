@@ -7,7 +7,7 @@
 #   tools/dev.sh test   installs everything, builds every target (the tests, the MPI command, the
 #                       Python module, the man page), then runs every test (ctest, including the
 #                       viewer in headless Chromium), then the sanitizers and fuzzers
-#                       (tools/sanitize.sh: the tests under ASan+UBSan, every fuzz target for 20 s,
+#                       (tools/sanitize.sh: the tests under ASan+UBSan, every fuzz target for 12 s,
 #                       the parallel engines' tests under TSan); exits non-zero if anything failed
 #
 # Works from any directory; everything happens in the repository root.

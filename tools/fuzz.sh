@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (tests/fuzz/) with clang into build-fuzz/ and runs each one for
-# SECONDS (default 20) under ASan+UBSan on a copy of its seed corpus, with its dictionary.
+# SECONDS (default 12) under ASan+UBSan on a copy of its seed corpus, with its dictionary.
 #
 #   tools/fuzz.sh [SECONDS]
 #
 # FUZZ_JOBS (default: the number of cores) targets run at a time. tools/dev.sh test runs it with
-# the default 20 s (tools/sanitize.sh), so a regression any seed or a short run finds fails CI.
+# the default 12 s (tools/sanitize.sh), so a regression any seed or a short run finds fails CI;
+# a search for new findings wants minutes a target (`tools/fuzz.sh 600`).
 # Exits non-zero, naming the target, if any target finds a crash, a leak, a timeout (an input
 # taking over 10 s), undefined behaviour or a failed property; the input that did it is kept as
 # build-fuzz/fuzz-runs/<target>/crash-* (or leak-*, timeout-*, oom-*) for `build-fuzz/tests/fuzz/<target> FILE`.
@@ -13,9 +14,9 @@
 # Debian's clang and libfuzzer-14-dev (tools/dev.sh installs them for `test`).
 set -euo pipefail
 
-seconds=${1:-20}
+seconds=${1:-12}
 if ! [[ $seconds =~ ^[1-9][0-9]*$ ]]; then
-  echo "usage: $0 [SECONDS]   (seconds per target, default 20)" >&2
+  echo "usage: $0 [SECONDS]   (seconds per target, default 12)" >&2
   exit 2
 fi
 

@@ -11,7 +11,7 @@
 #            long ones (tests/CMakeLists.txt says which), two
 #            at a time. Any report aborts the process: UBSan does not recover, and a command that
 #            a test runs fails the test on a report whatever its exit code (tests/support.cpp).
-#   fuzz     every libFuzzer target for FUZZ_SECONDS (default 20) on its seeds (tools/fuzz.sh).
+#   fuzz     every libFuzzer target for FUZZ_SECONDS (default 12) on its seeds (tools/fuzz.sh).
 #   thread   build-tsan/ (clang): the library and the tests with TSan (but the searches of boards of
 #            up to 16 cells, which no [threads] test runs: uninstrumented, CMakeLists.txt); runs the
 #            parallel engines' tests ([threads]) with the oneTBB suppressions, two at a time (each
@@ -79,7 +79,7 @@ address() {
 
 fuzz() {
   # The targets are built by `address` (the same folder); fuzz.sh builds what is missing.
-  locked build-fuzz tools/fuzz.sh "${FUZZ_SECONDS:-20}"
+  locked build-fuzz tools/fuzz.sh "${FUZZ_SECONDS:-12}"
 }
 
 thread() {
@@ -95,6 +95,6 @@ if [[ $what == prebuild ]]; then
 fi
 
 [[ $what == all || $what == address ]] && stage "ASan+UBSan: build and tests (build-fuzz)" address
-[[ $what == all || $what == fuzz ]] && stage "libFuzzer: every target for ${FUZZ_SECONDS:-20} s" fuzz
+[[ $what == all || $what == fuzz ]] && stage "libFuzzer: every target for ${FUZZ_SECONDS:-12} s" fuzz
 [[ $what == all || $what == thread ]] && stage "TSan: build and the [threads] tests (build-tsan)" thread
 exit "$status"
