@@ -219,8 +219,11 @@ TEST_CASE("multi-tile search equals the multi-tile table on random 3x4 states", 
     const int opt = t.depths()[r];
     longest = std::max(longest, opt);
     for (const char* a : {"idastar", "astar", "bibfs", "table", "idastar:walking-distance"}) {
-      SolveOptions o;
       const std::string name = a;
+      // A* on multi-manhattan takes up to 2 s a state here: four states (it searches every
+      // 32nd 3x3 state above).
+      if (name == "astar" && i >= 4) continue;
+      SolveOptions o;
       o.algorithm = name.substr(0, name.find(':'));
       o.heuristic = name.find(':') == std::string::npos ? "multi-manhattan" : name.substr(name.find(':') + 1);
       o.table = &gt;
