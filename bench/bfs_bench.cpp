@@ -8,6 +8,8 @@
 //      against directly built tables (1000 lines) and the textbook BFS (100 of them).
 //   3. --big: full BFS of 4x3, 3x4, 6x2 and 2x6 (tilespace only): seconds, peak RSS and the
 //      published state counts, radii and antipode counts.
+//   4. --big also: the two-bit engine on 6x2 with and without its back bits (bfs.hpp), the runs
+//      alternating.
 //
 // The machine is noisy: every time is the best of --reps runs, and speeds are reported as ratios
 // to a baseline timed in the same run. Exit status: 0 all checks passed, 1 a check failed (or the
@@ -633,6 +635,35 @@ Json bench_big_boards(const Options& opt, int threads, Checks& checks, std::ostr
   return out;
 }
 
+// Part 4 (--big): the two-bit engine on 6x2 with and without the back bits (bfs.hpp), the runs
+// alternating, best of --reps each.
+Json bench_back_bits(const Options& opt, int threads, Checks& checks, std::ostream& log) {
+  const Ranker ranker(Board(6, 2), 11);
+  double best[2] = {1e300, 1e300};
+  std::uint64_t vertical[2] = {0, 0};
+  for (int rep = 0; rep < opt.reps; ++rep)
+    for (const bool back : {false, true}) {
+      tilespace::FieldArray fields(tilespace::two_bit_search_words(ranker));
+      tilespace::TwoBitOptions o;
+      o.bfs.threads = threads;
+      o.back_bits = back;
+      const auto t0 = std::chrono::steady_clock::now();
+      const tilespace::TwoBitResult r = tilespace::bfs_two_bit(ranker, fields.span(), o);
+      best[back] = std::min(best[back], seconds_since(t0));
+      vertical[back] = r.vertical_targets;
+      checks.expect(r.back_bits == back && total(r.histogram) == 239'500'800 && r.histogram.size() == 81,
+                    format("6x2 two-bit search, back bits %s: wrong histogram or back bits", back ? "on" : "off"));
+    }
+  log << format("  6x2  two-bit engine, %d threads: %.3f s with the back bits (%llu vertical targets), %.3f s without "
+                "(%llu): %.2fx\n",
+                threads, best[1], static_cast<unsigned long long>(vertical[1]), best[0],
+                static_cast<unsigned long long>(vertical[0]), best[0] / best[1]);
+  return Json{{"board", "6x2"},          {"threads", threads},
+              {"seconds_back_bits", best[1]}, {"seconds_without", best[0]},
+              {"vertical_back_bits", vertical[1]}, {"vertical_without", vertical[0]},
+              {"speedup", best[0] / best[1]}};
+}
+
 int run(const Options& opt, std::ostream& log) {
   Checks checks(log);
   const int threads = tbb::info::default_concurrency();
@@ -651,6 +682,8 @@ int run(const Options& opt, std::ostream& log) {
   if (opt.big) {
     log << "[3] Full BFS of 3x4 and 2x6 boards (tilespace only)\n";
     report["big"] = bench_big_boards(opt, threads, checks, log);
+    log << "[4] The two-bit engine with and without the back bits (single-tile, two rows)\n";
+    report["back_bits"] = bench_back_bits(opt, threads, checks, log);
   }
 
   report["failed_checks"] = checks.failed();

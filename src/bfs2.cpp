@@ -11,6 +11,7 @@
 #include "tilespace/engine/two_bit_kernel.hpp"
 #include "tilespace/bfs.hpp"
 #include "tilespace/errors.hpp"
+#include "tilespace/memory.hpp"
 
 namespace tilespace {
 
@@ -22,9 +23,14 @@ std::uint64_t two_bit_search_words(const Ranker& ranker, Metric metric) {
   return words + (metric == Metric::multi ? detail::open_word_count(words) : 0);
 }
 
+std::uint64_t two_bit_back_words(const Ranker& ranker, Metric metric) {
+  return metric == Metric::single && ranker.board().height() == 2 ? detail::open_word_count(two_bit_words(ranker)) : 0;
+}
+
 std::uint64_t two_bit_build_bytes(const Ranker& ranker, Metric metric) {
   const std::uint64_t words = two_bit_words(ranker);
-  // The fields (and the multi-tile metric's open bitmap), the two bitmaps of marks and the rings.
+  // The fields (and the multi-tile metric's open bitmap), the two bitmaps of marks and the rings;
+  // the back bits only where they fit beside them.
   return 8 * two_bit_search_words(ranker, metric) + 2 * 8 * detail::mark_word_count(words) + 64 * 1024;
 }
 
@@ -53,6 +59,13 @@ TwoBitResult bfs_two_bit(const Ranker& ranker, std::span<std::uint64_t> search, 
   };
   std::uint64_t total = 0;
   for (auto h : p.histogram) total += h;
+  // The back bits, where they fit within nine tenths of the memory budget beside what is in use
+  // (the fields); without them the search computes every vertical move. All clear at the start
+  // and when resuming: the first layer computes every vertical move.
+  const std::uint64_t back_bytes = options.back_bits ? 8 * two_bit_back_words(ranker, options.bfs.metric) : 0;
+  const bool back_fits = back_bytes && page_memory_in_use() + back_bytes <= memory_budget() / 10 * 9;
+  const PageMemory back_memory(back_fits ? back_bytes : 0, "the two-bit search's back bits");
+  std::uint64_t* const back = back_memory.size() ? back_memory.as<std::uint64_t>().data() : nullptr;
 
   // marks[i]: one bit a block holding open fields of parity i (engine/two_bit_kernel.hpp).
   const std::uint64_t mark_words = detail::mark_word_count(T.words);
@@ -97,6 +110,7 @@ TwoBitResult bfs_two_bit(const Ranker& ranker, std::span<std::uint64_t> search, 
                 ex(T, fields.data(), {0, T.words}, layer, collect, none);
             ex.set_marks(next);
             ex.set_open(open);
+            ex.set_back(back);
             // Only this block of the pass reads and clears these mark words (others set the next layer's).
             for (std::uint64_t mw = b; mw < e; ++mw) {
               for (std::uint64_t m = cur[mw]; m; m &= m - 1) {
@@ -125,6 +139,7 @@ TwoBitResult bfs_two_bit(const Ranker& ranker, std::span<std::uint64_t> search, 
   });
   result.histogram = std::move(p.histogram);
   result.seconds = driver.seconds();
+  result.back_bits = back != nullptr;
   return result;
 }
 

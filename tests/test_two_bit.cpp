@@ -522,6 +522,84 @@ TEST_CASE("two-bit engine: fields and database files are byte-identical for 1, 2
   }
 }
 
+TEST_CASE("two-bit engine, boards of two rows: the back bits compute each vertical move once, from its shallower "
+          "end, to the same fields, on 1 and 2 threads and resumed between layers",
+          "[two-bit][engine]") {
+  // Every state of a board of two rows has one vertical move, and the graph is bipartite: each
+  // vertical edge joins layers d and d+1. With the back bits the engine computes it from the
+  // layer-d end only (and from both ends where the deeper one is in a layer small enough to be
+  // listed: its ranks are collected in the loop that computes the moves).
+  struct Snapshot {  // a checkpoint's contents, as the engine hands them over between two layers
+    TwoBitProgress progress;
+    std::vector<std::uint64_t> fields;
+  };
+  for (const auto& [b, blanks] : std::vector<std::pair<Board, std::vector<int>>>{
+           {Board(2, 2), {0, 3}}, {Board(3, 2), {0, 1, 2, 3, 4, 5}}, {Board(4, 2), {0, 1, 5, 7}},
+           {Board(5, 2), testing::kSanitized ? std::vector<int>{2} : std::vector<int>{0, 2, 9}}}) {
+    for (const int blank : blanks) {
+      INFO("board " << b.name() << ", goal blank " << blank);
+      const Ranker ranker(b, blank);
+      REQUIRE(two_bit_back_words(ranker) == (two_bit_words(ranker) + 1) / 2);
+      CHECK(two_bit_back_words(ranker, Metric::multi) == 0);
+      const std::uint64_t words = two_bit_search_words(ranker);
+      auto run = [&](bool back, int threads, std::vector<Snapshot>* between = nullptr,
+                     const Snapshot* from = nullptr) {
+        FieldArray fields(words);
+        if (from) std::copy(from->fields.begin(), from->fields.end(), fields.span().begin());
+        TwoBitOptions o = threads_option(threads);
+        o.back_bits = back;
+        if (between)
+          o.between_layers = [&](const TwoBitProgress& p, std::span<const std::uint64_t> f) {
+            between->push_back({p, std::vector<std::uint64_t>(f.begin(), f.end())});
+          };
+        const TwoBitResult r = bfs_two_bit(ranker, fields.span(), o, from ? &from->progress : nullptr);
+        return std::pair{r, std::vector<std::uint64_t>(fields.span().begin(), fields.span().end())};
+      };
+      std::vector<Snapshot> between;
+      const auto [without, want] = run(false, 1);
+      const auto [with, got] = run(true, 1, &between);
+      CHECK(got == want);
+      CHECK(with.back_bits);
+      CHECK_FALSE(without.back_bits);
+      CHECK(with.histogram == without.histogram);
+      CHECK(with.farthest == without.farthest);
+      const std::uint64_t n = ranker.size();
+      CHECK(without.vertical_targets == n);
+      std::uint64_t listed = 0;  // the states of the layers whose ranks are collected
+      for (const std::uint64_t size : with.histogram) listed += size <= kFarthestKept ? size : 0;
+      CHECK(with.vertical_targets >= n / 2);
+      CHECK(with.vertical_targets <= n / 2 + listed);
+      if (n > 100000) CHECK(with.vertical_targets < n * 51 / 100);
+      CHECK(run(true, 2).second == want);
+      // Resumed from the middle layer: the back bits start clear, and the fields end the same.
+      REQUIRE(between.size() >= 2);
+      const Snapshot& middle = between[between.size() / 2];
+      const auto [resumed, fields] = run(true, 1, nullptr, &middle);
+      CHECK(fields == want);
+    }
+  }
+  // A memory budget with room for the fields but not the back bits: the search runs without them.
+  {
+    struct Restore {
+      ~Restore() { set_memory_budget(0); }
+    } restore;
+    const Ranker ranker(Board(5, 2), 9);
+    FieldArray fields(two_bit_search_words(ranker));
+    const std::uint64_t in_use = page_memory_in_use();
+    const std::uint64_t back = 8 * two_bit_back_words(ranker);
+    set_memory_budget((in_use + back / 2) / 9 * 10, "--max-memory (a test's)");
+    const TwoBitResult r = bfs_two_bit(ranker, fields.span(), threads_option(2));
+    CHECK_FALSE(r.back_bits);
+    CHECK(r.vertical_targets == ranker.size());
+    CHECK(r.histogram == published(Board(5, 2), "corner").counts);
+    // With room for them, it has them.
+    set_memory_budget(0);
+    FieldArray again(two_bit_search_words(ranker));
+    set_memory_budget((page_memory_in_use() + back) / 9 * 10 + 4096, "--max-memory (a test's)");
+    CHECK(bfs_two_bit(ranker, again.span(), threads_option(2)).back_bits);
+  }
+}
+
 namespace {
 
 // Under TSan (testing::kThreadSanitized) the two tests below keep what races, two threads on the

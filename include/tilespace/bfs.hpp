@@ -115,6 +115,17 @@ BfsResult bfs_distances(const Ranker& ranker, std::span<std::uint8_t> depth, con
 // kFarthestKept ranks (8 KB). 2x7: 10,897,286,400 + 2 * 332,560 bytes. The multi-tile metric adds
 // the open bitmap, ceil(words / 2) * 8 bytes (2x7: 5,448,643,200 more, 16.3 GB in all).
 //
+// Back bits (single-tile, boards of two rows: 7x2, not 2x7): every state has one vertical move,
+// and every vertical edge joins two layers, so one bit a state (laid out as the open bitmap, the
+// same ceil(words / 2) * 8 bytes) set when a vertical move reaches a state not settled says that
+// the state's own vertical move leads back; it is then not computed. Each vertical edge is computed
+// once, from its shallower end: half the vertical moves (7x2 built in 826 s instead of 978 s, peak
+// 15.2 GiB instead of 10.2). Used where the bits fit within nine tenths of the memory budget beside
+// the fields, else the search computes every vertical move (TwoBitOptions::back_bits). On taller
+// boards one bit cannot say which of a state's two vertical moves leads back; marking only moves
+// of the blank down, to skip the move up, left a quarter of the vertical moves out and was slower
+// on 2x6, 3x4 and 4x3 (docs/scale.md).
+//
 // Far targets: a vertical move whose target lies more than 2^21 ranks from its source leaves the
 // cache (on 2x7, 0.57 of the 1.0 vertical moves a state: `tilespace_scale_estimate 7x2`), but with
 // sources swept in rank order the far targets of one move form a few monotone streams, which the
@@ -135,9 +146,13 @@ std::uint64_t two_bit_bytes(const Ranker& ranker);  // two_bit_words * 8
 // Words a two-bit search of `metric` works in (bfs_two_bit's `search`): the fields, and in the
 // multi-tile metric the open bitmap after them (ceil(two_bit_words / 2) more).
 std::uint64_t two_bit_search_words(const Ranker& ranker, Metric metric = Metric::single);
-// Memory a two-bit search needs: its words, the block bitmaps and per-thread buffers (without
-// deferred far targets, which are off unless TwoBitOptions asks for them).
+// Memory a two-bit search needs: its words, the block bitmaps and per-thread buffers (the back
+// bits, two_bit_back_words, are taken on top where they fit).
 std::uint64_t two_bit_build_bytes(const Ranker& ranker, Metric metric = Metric::single);
+// Words of the back bits a single-tile two-bit search of a board of two rows takes besides its
+// search words where they fit (TwoBitOptions::back_bits; not part of a checkpoint, not counted by
+// two_bit_build_bytes); 0 on other boards and metrics.
+std::uint64_t two_bit_back_words(const Ranker& ranker, Metric metric = Metric::single);
 
 // The two bits of rank r.
 inline unsigned two_bit_field(const std::uint64_t* words, std::uint64_t r) noexcept {
@@ -175,6 +190,12 @@ struct TwoBitProgress {
 
 struct TwoBitOptions {
   BfsOptions bfs;
+  // Single-tile, boards of two rows: one more bit a state (two_bit_back_words), where it fits
+  // within nine tenths of the memory budget beside the fields, records which states were reached
+  // by their one vertical move, whose vertical move is then not computed (it leads back): each
+  // vertical edge is computed once, from its shallower end. False: every vertical move is
+  // computed (for measurements).
+  bool back_bits = true;
   // Called between two layers, while the search's words (fields and, multi-tile, the open bitmap)
   // are consistent (for checkpoints); may be empty.
   std::function<void(const TwoBitProgress&, std::span<const std::uint64_t> search)> between_layers;
@@ -187,6 +208,7 @@ struct TwoBitResult {
   // Vertical moves generated (each a target outside the word); a resumed search counts its own
   // layers only.
   std::uint64_t vertical_targets = 0;
+  bool back_bits = false;  // whether the search had its back bits (TwoBitOptions::back_bits)
 };
 
 // Fills the fields, the first two_bit_words(ranker) of the `search` words

@@ -175,6 +175,13 @@ class TwoBitExpander {
   void set_marks(std::uint64_t* next_marks) noexcept { next_marks_ = next_marks; }
   // Multi: the open bitmap (open_word_count of the local words; bfs.hpp).
   void set_open(std::uint64_t* open) noexcept { open_ = open; }
+  // The back bits (single-tile, boards of two rows; laid out as the open bitmap): every state has
+  // one vertical move, and a state's bit is set when a vertical move of the layer before reaches it,
+  // so that its own leads back to that layer and is not computed when it is expanded. Each vertical
+  // edge is then computed once, from its shallower end.
+  void set_back(std::uint64_t* back) noexcept {
+    if constexpr (!Multi) back_ = back;
+  }
 
   // Targets still in flight (prefetched) are settled before it returns, unless `more` runs follow
   // (as the units of a block in tilespace-mpi): then by a later run or flush().
@@ -232,8 +239,15 @@ class TwoBitExpander {
         if (right >> 62) target(32 * i + 32, tally);
       }
 
-      // Vertical moves: the group's permutation (cursor) and the Lehmer delta.
-      for (std::uint64_t m = f; m; m &= m - 1) {
+      // Vertical moves: the group's permutation (cursor) and the Lehmer delta; not those that
+      // lead back (back bits), unless the layer's ranks are collected here.
+      std::uint64_t vertical = f;
+      if constexpr (!Multi)
+        if (back_ && !collect_) {
+          const std::uint64_t li = i + to_local;
+          vertical &= ~spread_bits(open_half(load(back_[li >> 1]), li));
+        }
+      for (std::uint64_t m = vertical; m; m &= m - 1) {
         const int k = std::countr_zero(m) >> 1;
         const int b = T_.blank[o][k];
         const std::uint64_t g = g0 + T_.group_add[o][k];
@@ -260,7 +274,7 @@ class TwoBitExpander {
     if (!more) flush(tally);
   }
   void flush(TwoBitTally& tally) {
-    ring_.flush([&](std::uint64_t t) { settle(t, tally); });
+    ring_.flush([&](std::uint64_t t) { settle_pushed(t, tally); });
   }
 
   // Opens rank t if unseen (a target this process owns, e.g. received from another one).
@@ -332,7 +346,21 @@ class TwoBitExpander {
   void push(std::uint64_t t, TwoBitTally& tally) {
     ++tally.vertical;
     if (!mine(t)) return remote_(t);
-    ring_.push(t, &local_[layout_.local(t >> 5)], [&](std::uint64_t u) { settle(u, tally); });
+    const std::uint64_t i = layout_.local(t >> 5);
+    if (back_) __builtin_prefetch(&back_[i >> 1], 1, 3);
+    ring_.push(t, &local_[i], [&](std::uint64_t u) { settle_pushed(u, tally); });
+  }
+  // A vertical target out of the ring: opened if unseen; with back bits, its bit set unless it is
+  // settled (then it is in the layer before; an open field of the other parity is of the next layer).
+  void settle_pushed(std::uint64_t t, TwoBitTally& tally) {
+    if (!back_) return settle(t, tally);
+    const std::uint64_t i = layout_.local(t >> 5);
+    const unsigned k = static_cast<unsigned>(t & 31);
+    const std::uint64_t x = load(local_[i]);
+    const std::uint64_t bit = std::uint64_t{1} << (2 * k);
+    if (((x ^ (x >> 1)) & bit) != 0) return;  // settled (01 or 10)
+    if (unseen_fields(x) & bit) open_in(i, bit, tally);
+    or_word(back_[i >> 1], std::uint64_t{1} << (32 * (i & 1) + k));
   }
 
   const TwoBitGeometry& T_;
@@ -344,6 +372,7 @@ class TwoBitExpander {
   Remote& remote_;
   std::uint64_t* next_marks_ = nullptr;
   std::uint64_t* open_ = nullptr;
+  std::uint64_t* back_ = nullptr;
   GroupCursor cursor_;
   std::uint64_t cursor_g_ = ~std::uint64_t{0};
   std::uint32_t odd_ = 0;
