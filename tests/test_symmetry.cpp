@@ -36,6 +36,24 @@ State random_goal(const Board& b, int blank, std::mt19937_64& rng) {
   return g;
 }
 
+// Distances through `via` against the goal blank's own table `own` (both serving goals with the
+// blank on `blank`), for `goals` random goals and 1000 random starts each: {differing, reachable}.
+std::pair<std::uint64_t, std::uint64_t> disagreements(const GoalTable& via, const GoalTable& own, const Board& b,
+                                                      int blank, int goals, std::mt19937_64& rng) {
+  std::uint64_t wrong = 0, reachable = 0;
+  for (int k = 0; k < goals; ++k) {
+    const State goal = random_goal(b, blank, rng);
+    const Labelling via_lab = via.labelling(goal), own_lab = own.labelling(goal);
+    for (int j = 0; j < 1000; ++j) {
+      const State s = testing::random_state(b, rng);
+      const auto d = own.distance(s, own_lab);
+      reachable += d.has_value();
+      wrong += via.distance(s, via_lab) != d;
+    }
+  }
+  return {wrong, reachable};
+}
+
 // True when `path` goes from `start` to `goal` by single moves in exactly `length` moves.
 bool optimal_path(const std::vector<State>& path, const State& start, const State& goal, int length) {
   if (path.size() != static_cast<std::size_t>(length) + 1 || !(path.front() == start) || !(path.back() == goal))
@@ -250,17 +268,8 @@ TEST_CASE("3x4 goals through their class's representative, by each of its symmet
       const GoalTable via(rep, c);
       REQUIRE_FALSE(via.direct());
       used.insert(std::vector<int>(via.symmetry().to.begin(), via.symmetry().to.begin() + b.cells()));
-      std::uint64_t wrong = 0, reachable = 0;
-      for (int k = 0; k < 1000; ++k) {  // 1000 random goals with the blank on c, 1000 starts each
-        const State goal = random_goal(b, c, rng);
-        const Labelling own_lab(goal), via_lab = via.labelling(goal);
-        for (int j = 0; j < 1000; ++j) {
-          const State s = testing::random_state(b, rng);
-          const auto d = own.distance(s, own_lab);
-          reachable += d.has_value();
-          wrong += via.distance(s, via_lab) != d;
-        }
-      }
+      // 1000 random goals with the blank on c, 1000 starts each.
+      const auto [wrong, reachable] = disagreements(via, GoalTable(own, c), b, c, 1000, rng);
       CHECK(wrong == 0);
       CHECK(reachable > 400'000);  // about half
     }
@@ -665,17 +674,7 @@ TEST_CASE("transposition: 3x4 and 4x3 goals of every corner from the other board
         const GoalTable via(*from, board, c), own(*own_table, c);
         INFO(board.name() << " " << metric_name(m) << ", goal blank " << c);
         CHECK(via.transposed());
-        std::uint64_t wrong = 0, reachable = 0;
-        for (int k = 0; k < 100; ++k) {  // 100 random goals, 1000 random starts each
-          const State goal = random_goal(board, c, rng);
-          const Labelling via_lab = via.labelling(goal), own_lab = own.labelling(goal);
-          for (int j = 0; j < 1000; ++j) {
-            const State s = testing::random_state(board, rng);
-            const auto d = own.distance(s, own_lab);
-            reachable += d.has_value();
-            wrong += via.distance(s, via_lab) != d;
-          }
-        }
+        const auto [wrong, reachable] = disagreements(via, own, board, c, 100, rng);  // 100 goals, 1000 starts each
         CHECK(wrong == 0);
         CHECK(reachable > 40'000);  // about half
         const State goal = random_goal(board, c, rng);
